@@ -1,0 +1,27 @@
+# Writes OUTPUT: one `{"relative/name", R"...(contents)..."},` entry per file
+# under DIR matching *.h (recursively). Run as `cmake -DDIR=... -DOUTPUT=... -P`.
+file(GLOB_RECURSE files RELATIVE "${DIR}" "${DIR}/*.h")
+list(SORT files)
+set(out "// Generated from ${DIR} by cmake/EmbedFiles.cmake. Do not edit.\n")
+foreach(f IN LISTS files)
+  if(f MATCHES "^tests/")
+    continue()
+  endif()
+  file(READ "${DIR}/${f}" text)
+  # A raw string literal cannot be longer than the compiler's limit on one
+  # literal in some compilers; split into chunks that concatenate.
+  string(LENGTH "${text}" len)
+  string(APPEND out "{\"${f}\",\n")
+  set(pos 0)
+  while(pos LESS len)
+    string(SUBSTRING "${text}" ${pos} 8000 chunk)
+    string(APPEND out "R\"cal_embed(${chunk})cal_embed\"\n")
+    math(EXPR pos "${pos} + 8000")
+  endwhile()
+  if(len EQUAL 0)
+    string(APPEND out "\"\"\n")
+  endif()
+  string(APPEND out "},\n")
+endforeach()
+file(WRITE "${OUTPUT}.tmp" "${out}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,479 @@
+//===- Frontend.cpp -------------------------------------------------------===//
+
+#include "frontend/Frontend.h"
+
+#include "frontend/BuiltinHeaders.h"
+#include "frontend/CompilerFlags.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#ifndef CAL_CLANG_RESOURCE_DIR
+#error "CAL_CLANG_RESOURCE_DIR must name clang's resource directory"
+#endif
+
+namespace cal {
+
+namespace {
+
+using clang::tooling::CompilationDatabase;
+using clang::tooling::CompileCommand;
+
+/// Turns a possibly multi-line message into one line.
+std::string oneLine(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S.trim()) {
+    if (C == '\n') {
+      Out += "; ";
+      continue;
+    }
+    Out.push_back(C);
+  }
+  return Out;
+}
+
+std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
+/// A database that knows exactly one command.
+class SingleCommandDatabase : public CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(CompileCommand Cmd) : Cmd(std::move(Cmd)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return {Cmd};
+  }
+
+private:
+  CompileCommand Cmd;
+};
+
+/// Forwards clang's diagnostics to a printer and counts the errors.
+class CountingDiagnosticConsumer : public clang::DiagnosticConsumer {
+public:
+  CountingDiagnosticConsumer(llvm::raw_ostream &OS, bool Color)
+      : Printer(OS, DiagOpts) {
+    DiagOpts.ShowColors = Color;
+  }
+  void BeginSourceFile(const clang::LangOptions &LO,
+                       const clang::Preprocessor *PP) override {
+    Printer.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Printer.EndSourceFile(); }
+  void finish() override { Printer.finish(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    Printer.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  clang::DiagnosticOptions DiagOpts;
+  clang::TextDiagnosticPrinter Printer;
+};
+
+class CallbackConsumer : public clang::ASTConsumer {
+public:
+  CallbackConsumer(clang::CompilerInstance &CI, ParsedFile Info,
+                   const TranslationUnitCallback &Callback,
+                   const clang::DiagnosticConsumer &Counter, bool &Called)
+      : CI(CI), Info(std::move(Info)), Callback(Callback), Counter(Counter),
+        Called(Called) {}
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    Info.ParseErrors = Counter.getNumErrors();
+    Called = true;
+    Callback(Ctx, CI, Info);
+  }
+
+private:
+  clang::CompilerInstance &CI;
+  ParsedFile Info;
+  const TranslationUnitCallback &Callback;
+  const clang::DiagnosticConsumer &Counter;
+  bool &Called;
+};
+
+class CallbackActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  CallbackActionFactory(ParsedFile Info, const TranslationUnitCallback &CB,
+                        const clang::DiagnosticConsumer &Counter, bool &Called)
+      : Info(std::move(Info)), Callback(CB), Counter(Counter), Called(Called) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    class Action : public clang::ASTFrontendAction {
+    public:
+      explicit Action(CallbackActionFactory &F) : F(F) {}
+      std::unique_ptr<clang::ASTConsumer>
+      CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
+        return std::make_unique<CallbackConsumer>(CI, F.Info, F.Callback,
+                                                  F.Counter, F.Called);
+      }
+
+    private:
+      CallbackActionFactory &F;
+    };
+    return std::make_unique<Action>(*this);
+  }
+
+private:
+  ParsedFile Info;
+  const TranslationUnitCallback &Callback;
+  const clang::DiagnosticConsumer &Counter;
+  bool &Called;
+};
+
+bool isCudaCommand(const CompileCommand &Cmd) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
+  if (Ext == ".cu")
+    return true;
+  for (size_t I = 0; I + 1 < Cmd.CommandLine.size(); ++I)
+    if (Cmd.CommandLine[I] == "-x" &&
+        (Cmd.CommandLine[I + 1] == "cu" || Cmd.CommandLine[I + 1] == "cuda"))
+      return true;
+  for (const std::string &A : Cmd.CommandLine)
+    if (A == "-xcuda" || A == "--x=cu" || A == "-x=cu")
+      return true;
+  return false;
+}
+
+/// The highest arch of a command that builds for several.
+std::string pickArch(const std::vector<std::string> &Archs) {
+  std::string Best;
+  unsigned BestNum = 0;
+  for (const std::string &A : Archs) {
+    unsigned N = 0;
+    llvm::StringRef(A).drop_front(3).take_while(llvm::isDigit).getAsInteger(10,
+                                                                         N);
+    if (Best.empty() || N > BestNum) {
+      Best = A;
+      BestNum = N;
+    }
+  }
+  return Best;
+}
+
+} // namespace
+
+struct Frontend::Impl {
+  FrontendOptions Opts;
+  llvm::raw_ostream &Diag;
+  std::unique_ptr<CompilationDatabase> Database; // from -p
+  /// Databases found by walking up from files, by directory (null: none).
+  llvm::StringMap<std::shared_ptr<CompilationDatabase>> Detected;
+  std::optional<CudaToolkit> ExplicitToolkit;
+  llvm::StringMap<std::optional<CudaToolkit>> FoundToolkits;
+  bool SaidPrelude = false;
+
+  Impl(FrontendOptions O, llvm::raw_ostream &D) : Opts(std::move(O)), Diag(D) {}
+
+  void error(const llvm::Twine &Msg) {
+    Diag << "cuda-access-lint: error: " << oneLine(Msg.str()) << "\n";
+  }
+  void note(const llvm::Twine &Msg) {
+    Diag << "cuda-access-lint: note: " << oneLine(Msg.str()) << "\n";
+  }
+
+  bool loadBuildDatabase();
+  llvm::Expected<const CompilationDatabase *> databaseFor(llvm::StringRef File);
+  llvm::Expected<CompileCommand> compileCommandFor(llvm::StringRef File);
+  std::optional<CudaToolkit> toolkitFor(const CompileCommand &Cmd);
+  llvm::Expected<CompileCommand> clangCommandFor(llvm::StringRef File,
+                                                 ParsedFile &Info);
+};
+
+bool Frontend::Impl::loadBuildDatabase() {
+  llvm::SmallString<256> Path(Opts.BuildPath);
+  if (!llvm::sys::fs::exists(Path)) {
+    error("build directory '" + Opts.BuildPath + "' does not exist");
+    return false;
+  }
+  if (!llvm::sys::fs::is_directory(Path))
+    llvm::sys::path::remove_filename(Path);
+  llvm::SmallString<256> Json(Path);
+  llvm::sys::path::append(Json, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Json)) {
+    error("no compile_commands.json in '" + Path +
+          "' (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+    return false;
+  }
+  std::string Err;
+  auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
+      Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Base) {
+    error("cannot read compilation database '" + Json + "': " + Err);
+    return false;
+  }
+  Database = clang::tooling::inferMissingCompileCommands(
+      clang::tooling::expandResponseFiles(std::move(Base),
+                                          llvm::vfs::getRealFileSystem()));
+  return true;
+}
+
+llvm::Expected<const CompilationDatabase *>
+Frontend::Impl::databaseFor(llvm::StringRef File) {
+  if (Database)
+    return Database.get();
+  // Walk up from the file, as clang-tidy does; remember what each directory
+  // on the way resolved to.
+  llvm::SmallString<256> Dir(File);
+  llvm::sys::path::remove_filename(Dir);
+  std::vector<std::string> Visited;
+  std::shared_ptr<CompilationDatabase> Found;
+  while (!Dir.empty()) {
+    auto It = Detected.find(Dir);
+    if (It != Detected.end()) {
+      Found = It->second;
+      break;
+    }
+    Visited.push_back(Dir.str().str());
+    llvm::SmallString<256> Json(Dir);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    if (llvm::sys::fs::exists(Json)) {
+      std::string Err;
+      auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (!Base)
+        return llvm::createStringError(
+            std::errc::invalid_argument,
+            "cannot read compilation database '%s': %s", Json.c_str(),
+            oneLine(Err).c_str());
+      Found = std::shared_ptr<CompilationDatabase>(
+          clang::tooling::inferMissingCompileCommands(
+              clang::tooling::expandResponseFiles(
+                  std::move(Base), llvm::vfs::getRealFileSystem())));
+      break;
+    }
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  for (const std::string &V : Visited)
+    Detected[V] = Found;
+  return Found.get();
+}
+
+llvm::Expected<CompileCommand>
+Frontend::Impl::compileCommandFor(llvm::StringRef File) {
+  if (Opts.FixedArgs) {
+    CompileCommand Cmd;
+    Cmd.Directory = absolute(".");
+    Cmd.Filename = File.str();
+    Cmd.CommandLine.push_back("clang++");
+    Cmd.CommandLine.insert(Cmd.CommandLine.end(), Opts.FixedArgs->begin(),
+                           Opts.FixedArgs->end());
+    Cmd.CommandLine.push_back(File.str());
+    return Cmd;
+  }
+  llvm::Expected<const CompilationDatabase *> DB = databaseFor(File);
+  if (!DB)
+    return DB.takeError();
+  if (*DB) {
+    std::vector<CompileCommand> Cmds = (*DB)->getCompileCommands(File);
+    if (!Cmds.empty())
+      return Cmds.front();
+  }
+  CompileCommand Cmd;
+  Cmd.Directory = absolute(".");
+  Cmd.Filename = File.str();
+  Cmd.CommandLine = {"clang++", File.str()};
+  return Cmd;
+}
+
+std::optional<CudaToolkit>
+Frontend::Impl::toolkitFor(const CompileCommand &Cmd) {
+  if (Opts.NoCudaToolkit)
+    return std::nullopt;
+  if (ExplicitToolkit)
+    return ExplicitToolkit;
+  std::string Hint;
+  if (!Cmd.CommandLine.empty() && isNvcc(Cmd.CommandLine.front()))
+    Hint = Cmd.CommandLine.front();
+  auto It = FoundToolkits.find(Hint);
+  if (It != FoundToolkits.end())
+    return It->second;
+  std::optional<CudaToolkit> T = findCudaToolkit(Hint);
+  FoundToolkits[Hint] = T;
+  return T;
+}
+
+llvm::Expected<CompileCommand>
+Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
+  llvm::Expected<CompileCommand> Cmd = compileCommandFor(File);
+  if (!Cmd)
+    return Cmd.takeError();
+  llvm::Expected<TranslatedFlags> Flags =
+      translateCompilerFlags(Cmd->CommandLine, Cmd->Directory);
+  if (!Flags)
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "%s: %s", File.str().c_str(),
+                                   llvm::toString(Flags.takeError()).c_str());
+  for (const std::string &U : Flags->Unknown)
+    note("ignoring compiler flag '" + U + "' for " + File +
+         " (not known to nvcc or clang)");
+
+  Info.Arch = Flags->Archs.empty() ? normalizeArch(Opts.DefaultArch)
+                                   : pickArch(Flags->Archs);
+  if (Info.Arch.empty())
+    Info.Arch = "sm_90";
+
+  std::vector<std::string> Args = {"clang++", "-x", "cuda"};
+  Args.insert(Args.end(), Opts.ExtraArgsBefore.begin(),
+              Opts.ExtraArgsBefore.end());
+  Args.insert(Args.end(), Flags->Flags.begin(), Flags->Flags.end());
+  Args.push_back("--cuda-device-only");
+  Args.push_back("--offload-arch=" + Info.Arch);
+  Args.push_back("-resource-dir=" CAL_CLANG_RESOURCE_DIR);
+  std::optional<CudaToolkit> Toolkit = toolkitFor(*Cmd);
+  std::string Include = BuiltinIncludeDir.str();
+  if (Toolkit) {
+    Args.push_back("--cuda-path=" + Toolkit->Root);
+    if (!Toolkit->CcclInclude.empty()) {
+      Args.push_back("-isystem");
+      Args.push_back(Toolkit->CcclInclude);
+    }
+    Args.push_back("-include");
+    Args.push_back(Include + "/" + SupplementHeader.str());
+  } else {
+    Info.UsesBuiltinPrelude = true;
+    if (!SaidPrelude) {
+      SaidPrelude = true;
+      note(Opts.NoCudaToolkit
+               ? "parsing on the built-in CUDA prelude (--no-cuda-toolkit)"
+               : "no CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_HOME, "
+                 "/usr/local/cuda); parsing on the built-in CUDA prelude");
+    }
+    Args.push_back("--cuda-path=" + Include + "/no-cuda-toolkit");
+    Args.push_back("-nocudainc");
+    Args.push_back("-nocudalib");
+    Args.push_back("-isystem");
+    Args.push_back(Include);
+    Args.push_back("-include");
+    Args.push_back(Include + "/" + PreludeHeader.str());
+  }
+  Args.push_back("-Wno-unknown-cuda-version");
+  if (!Opts.CompilerWarnings)
+    Args.push_back("-w");
+  Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  Args.push_back("-fsyntax-only");
+  Args.push_back(File.str());
+
+  CompileCommand Out;
+  Out.Directory = Cmd->Directory;
+  Out.Filename = File.str();
+  Out.CommandLine = std::move(Args);
+  Info.Command = Out.CommandLine;
+  return Out;
+}
+
+Frontend::Frontend(FrontendOptions Opts, llvm::raw_ostream &Diagnostics)
+    : P(std::make_shared<Impl>(std::move(Opts), Diagnostics)) {}
+
+bool Frontend::prepare() {
+  FrontendOptions &O = P->Opts;
+  if (!O.CudaPath.empty() && !O.NoCudaToolkit) {
+    llvm::Expected<CudaToolkit> T = readCudaToolkit(O.CudaPath);
+    if (!T) {
+      P->error("--cuda-path: " + llvm::toString(T.takeError()));
+      return false;
+    }
+    P->ExplicitToolkit = *T;
+  }
+  if (!O.BuildPath.empty() && !P->loadBuildDatabase())
+    return false;
+  if (O.Files.empty() && P->Database) {
+    for (const CompileCommand &Cmd : P->Database->getAllCompileCommands()) {
+      if (!isCudaCommand(Cmd))
+        continue;
+      llvm::SmallString<256> Path(Cmd.Filename);
+      if (!llvm::sys::path::is_absolute(Path))
+        llvm::sys::path::make_absolute(Cmd.Directory, Path);
+      std::string File = Path.str().str();
+      if (!llvm::is_contained(Files, File))
+        Files.push_back(File);
+    }
+    if (Files.empty()) {
+      P->error("the compilation database in '" + O.BuildPath +
+               "' has no CUDA files");
+      return false;
+    }
+    return true;
+  }
+  if (O.Files.empty()) {
+    P->error("no input files (usage: cuda-access-lint [options] <files...> "
+             "[-- <compiler args>], or -p <build dir>)");
+    return false;
+  }
+  for (const std::string &F : O.Files)
+    Files.push_back(P->Database ? absolute(F) : F);
+  return true;
+}
+
+llvm::Expected<std::vector<std::string>>
+Frontend::commandFor(llvm::StringRef File) {
+  ParsedFile Info;
+  llvm::Expected<CompileCommand> Cmd = P->clangCommandFor(absolute(File), Info);
+  if (!Cmd)
+    return Cmd.takeError();
+  return Cmd->CommandLine;
+}
+
+FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
+                            llvm::raw_ostream &ClangDiagnostics) {
+  FrontendStats Stats;
+  for (const std::string &File : Files) {
+    if (!llvm::sys::fs::exists(File)) {
+      P->error("no such file: '" + File + "'");
+      ++Stats.FilesFailed;
+      continue;
+    }
+    if (llvm::sys::fs::is_directory(File)) {
+      P->error("'" + File + "' is a directory, not a source file");
+      ++Stats.FilesFailed;
+      continue;
+    }
+    std::string Abs = absolute(File);
+    ParsedFile Info;
+    Info.Path = File;
+    llvm::Expected<CompileCommand> Cmd = P->clangCommandFor(Abs, Info);
+    if (!Cmd) {
+      P->error(llvm::toString(Cmd.takeError()));
+      ++Stats.FilesFailed;
+      continue;
+    }
+    SingleCommandDatabase DB(*Cmd);
+    clang::tooling::ClangTool Tool(DB, {Abs});
+    for (const BuiltinHeader &H : builtinHeaders())
+      Tool.mapVirtualFile((BuiltinIncludeDir + "/" + H.Name).str(), H.Contents);
+    Tool.setPrintErrorMessage(false);
+    CountingDiagnosticConsumer Counter(ClangDiagnostics, P->Opts.Color);
+    Tool.setDiagnosticConsumer(&Counter);
+    bool Called = false;
+    CallbackActionFactory Factory(Info, OnParsed, Counter, Called);
+    Tool.run(&Factory);
+    if (!Called) {
+      ++Stats.FilesFailed;
+      continue;
+    }
+    ++Stats.FilesParsed;
+    if (Counter.getNumErrors() > 0)
+      ++Stats.FilesWithErrors;
+  }
+  return Stats;
+}
+
+} // namespace cal

@@ -1,0 +1,102 @@
+//===- Frontend.h - From files and build databases to ASTs ----------------===//
+//
+// Turns the files to lint and their compile commands (a compile_commands.json
+// given with -p or found by walking up from the file, a fixed command after
+// `--`, or a default) into one device-side clang parse per file, for one GPU
+// arch, on the CUDA toolkit found or the built-in prelude, and hands each
+// parsed translation unit to a callback while its AST is alive.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_FRONTEND_FRONTEND_H
+#define CUDA_ACCESS_LINT_FRONTEND_FRONTEND_H
+
+#include "frontend/CudaToolkit.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CompilerInstance;
+} // namespace clang
+
+namespace cal {
+
+struct FrontendOptions {
+  /// Files to lint. With a build database and no files: every CUDA file in it.
+  std::vector<std::string> Files;
+  /// -p: a directory holding compile_commands.json (or the file itself).
+  std::string BuildPath;
+  /// The compiler arguments after `--`; when set, no database is used.
+  std::optional<std::vector<std::string>> FixedArgs;
+  /// Added after / before the command's own flags (--extra-arg, ...).
+  std::vector<std::string> ExtraArgs;
+  std::vector<std::string> ExtraArgsBefore;
+  /// --cuda-path; empty: search (CUDA_PATH, CUDA_HOME, nvcc, /usr/local/cuda).
+  std::string CudaPath;
+  /// Parse on the built-in prelude even when a toolkit exists.
+  bool NoCudaToolkit = false;
+  /// Arch when the compile command names none.
+  std::string DefaultArch = "sm_90";
+  /// Show clang's own warnings about the code (errors are always shown).
+  bool CompilerWarnings = false;
+  /// Colour in clang's diagnostics.
+  bool Color = false;
+};
+
+/// What the callback learns about the parse it is handed.
+struct ParsedFile {
+  std::string Path;                 ///< as given (absolute when from a database)
+  std::string Arch;                 ///< "sm_90"
+  std::vector<std::string> Command; ///< the clang command line used
+  bool UsesBuiltinPrelude = false;
+  unsigned ParseErrors = 0;         ///< clang errors in this file's parse
+};
+
+using TranslationUnitCallback = std::function<void(
+    clang::ASTContext &, clang::CompilerInstance &, const ParsedFile &)>;
+
+/// The outcome of a whole run over files.
+struct FrontendStats {
+  unsigned FilesParsed = 0;
+  unsigned FilesWithErrors = 0; ///< parsed, but clang reported errors
+  unsigned FilesFailed = 0;     ///< could not be processed at all
+};
+
+class Frontend {
+public:
+  /// \p Diagnostics receives the tool's own one-line errors and notes.
+  Frontend(FrontendOptions Opts, llvm::raw_ostream &Diagnostics);
+
+  /// Checks the options and loads the database: the errors an invocation can
+  /// have before any file is parsed (missing -p directory, malformed
+  /// compile_commands.json, an invalid --cuda-path, no files). Each is one
+  /// line, already written to the diagnostics stream.
+  bool prepare();
+
+  /// The files that will be parsed (after prepare()).
+  const std::vector<std::string> &files() const { return Files; }
+
+  /// Parses every file, calling \p OnParsed for each translation unit whose
+  /// parse produced an AST. Clang's diagnostics go to \p ClangDiagnostics.
+  FrontendStats run(const TranslationUnitCallback &OnParsed,
+                    llvm::raw_ostream &ClangDiagnostics);
+
+  /// The clang command line for \p File (for tests and --explain).
+  llvm::Expected<std::vector<std::string>> commandFor(llvm::StringRef File);
+
+private:
+  struct Impl;
+  std::shared_ptr<Impl> P;
+  std::vector<std::string> Files;
+};
+
+} // namespace cal
+
+#endif

@@ -1,0 +1,156 @@
+//===- Driver.cpp - The command line of cuda-access-lint ------------------===//
+
+#include "tool/Driver.h"
+
+#include "frontend/Frontend.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace cal {
+namespace {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory Category("cuda-access-lint options");
+
+const char Overview[] = R"(cuda-access-lint: finds wasteful memory access patterns in CUDA kernels
+
+Works out which addresses the 32 lanes of a warp touch at each load and
+store, and reports accesses that waste 32-byte sectors (blocked strides),
+move fewer than 16 bytes per lane (missing vectorization), start off a
+32-byte boundary (misalignment) or conflict in shared-memory banks, with the
+numbers and a rewrite.
+
+Compile commands come from -p <build dir> (compile_commands.json, nvcc
+commands included), from a compile_commands.json found above each file, or
+from the arguments after `--`.
+
+Exit status: 0 no findings, 1 findings, 2 the code did not parse cleanly,
+3 invalid invocation or input.
+)";
+
+cl::list<std::string> SourcePaths(cl::Positional,
+                                  cl::desc("<source files...>"),
+                                  cl::cat(Category));
+cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build directory holding compile_commands.json"),
+    cl::value_desc("build-path"), cl::cat(Category));
+cl::list<std::string> ExtraArgs(
+    "extra-arg",
+    cl::desc("Additional argument to append to the compiler command line"),
+    cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Additional argument to prepend to the compiler command line"),
+    cl::cat(Category));
+cl::opt<std::string> CudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit to parse with (default: CUDA_PATH, CUDA_HOME, the\n"
+             "nvcc of the compile command or on PATH, /usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCudaToolkit(
+    "no-cuda-toolkit",
+    cl::desc("Parse on the built-in CUDA prelude even when a toolkit exists"),
+    cl::cat(Category));
+cl::opt<std::string> Arch(
+    "arch",
+    cl::desc("GPU arch when the compile command names none (default sm_90)"),
+    cl::init("sm_90"), cl::value_desc("sm_XX"), cl::cat(Category));
+cl::opt<bool> CompilerWarnings(
+    "compiler-warnings",
+    cl::desc("Also show clang's own warnings about the code (errors are\n"
+             "always shown)"),
+    cl::cat(Category));
+cl::opt<bool> UseColor(
+    "use-color",
+    cl::desc("Colour in the output (default: when writing to a terminal);\n"
+             "--use-color=false turns it off"),
+    cl::cat(Category));
+
+void printVersion(llvm::raw_ostream &OS) {
+  OS << "cuda-access-lint version " << CAL_VERSION << "\n"
+     << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
+}
+
+} // namespace
+
+int runDriver(int argc, const char **argv) {
+  // Everything after "--" is the compile command, as with clang-tidy.
+  std::vector<const char *> Own;
+  std::optional<std::vector<std::string>> Fixed;
+  for (int I = 0; I < argc; ++I) {
+    if (llvm::StringRef(argv[I]) == "--" && I > 0) {
+      Fixed.emplace(argv + I + 1, argv + argc);
+      break;
+    }
+    Own.push_back(argv[I]);
+  }
+
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  std::string ParseErrors;
+  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(static_cast<int>(Own.size()), Own.data(),
+                                   Overview, &ParseErrorStream)) {
+    // llvm::cl writes several lines ("Unknown command line argument",
+    // "Try: ...", "Did you mean"); say it in one.
+    llvm::StringRef Msg(ParseErrors);
+    Msg = Msg.trim();
+    llvm::StringRef First = Msg.split('\n').first;
+    First.consume_front("cuda-access-lint: ");
+    First = First.split("  Try:").first.trim();
+    First.consume_back(".");
+    std::string Line = First.str();
+    if (!Line.empty())
+      Line[0] = llvm::toLower(Line[0]);
+    size_t Mean = Msg.find("Did you mean");
+    if (Mean != llvm::StringRef::npos)
+      Line += " (did you mean " +
+              Msg.substr(Mean + strlen("Did you mean ")).split('\n').first.trim().str() +
+              ")";
+    // (Some errors llvm::cl has already printed itself, as one line.)
+    if (!Line.empty())
+      llvm::errs() << "cuda-access-lint: error: " << Line << "; see --help\n";
+    return ExitUsageError;
+  }
+
+  bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
+                                              : llvm::outs().has_colors();
+
+  FrontendOptions FO;
+  FO.Files.assign(SourcePaths.begin(), SourcePaths.end());
+  FO.BuildPath = BuildPath;
+  FO.FixedArgs = Fixed;
+  FO.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  FO.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  FO.CudaPath = CudaPath;
+  FO.NoCudaToolkit = NoCudaToolkit;
+  FO.DefaultArch = Arch;
+  FO.CompilerWarnings = CompilerWarnings;
+  FO.Color = Colored;
+
+  Frontend FE(FO, llvm::errs());
+  if (!FE.prepare())
+    return ExitUsageError;
+
+  FrontendStats Stats = FE.run(
+      [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
+          const ParsedFile &File) {},
+      llvm::errs());
+
+  if (Stats.FilesFailed > 0)
+    return ExitUsageError;
+  if (Stats.FilesWithErrors > 0)
+    return ExitParseError;
+  return ExitClean;
+}
+
+} // namespace cal
