@@ -1,0 +1,138 @@
+// 1-D copies over a float array of N = 2^28 elements (1 GiB), 256-thread blocks.
+//   copy_float        out[k] = in[k]             one float per thread
+//   copy_offset<1>    out[k] = in[k + 1]         reads 4 bytes off the 32-byte sector grid
+//   copy_offset<8>    out[k] = in[k + 8]         reads 32 bytes off: aligned again
+//   copy_float4       out[k] = in[k], float4     one 16-byte vector per thread (N / 4 threads)
+//   gather_stride2    out[k] = in[2 * k]         every other float (N / 2 threads)
+#include "common.cuh"
+
+namespace {
+
+constexpr int N = 1 << 28;   // floats in the array
+constexpr int THREADS = 256; // block size
+
+__global__ void copy_float(const float* __restrict__ in, float* __restrict__ out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < N) out[k] = in[k];
+}
+
+template <int OFFSET>
+__global__ void copy_offset(const float* __restrict__ in, float* __restrict__ out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < N) out[k] = in[k + OFFSET];
+}
+
+__global__ void copy_float4(const float4* __restrict__ in, float4* __restrict__ out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < N / 4) out[k] = in[k];
+}
+
+__global__ void gather_stride2(const float* __restrict__ in, float* __restrict__ out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < N / 2) out[k] = in[2 * k];
+}
+
+// ---- launches ----------------------------------------------------------------------------
+
+void launch_copy_float(const float* in, float* out) {
+  copy_float<<<N / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <int OFFSET>
+void launch_copy_offset(const float* in, float* out) {
+  copy_offset<OFFSET><<<N / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy_float4(const float* in, float* out) {
+  copy_float4<<<N / 4 / THREADS, THREADS>>>(reinterpret_cast<const float4*>(in),
+                                            reinterpret_cast<float4*>(out));
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_gather_stride2(const float* in, float* out) {
+  gather_stride2<<<N / 2 / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+// ---- host side ---------------------------------------------------------------------------
+
+float* out_vector() {
+  static float* p = static_cast<float*>(validate::device_alloc(size_t(N) * sizeof(float)));
+  return p;
+}
+
+// Exact: out[k] == in[offset + stride * k] bit for bit, for k < count.
+validate::CheckResult check_1d(long long count, long long offset, long long stride) {
+  const validate::FloatInput& in = validate::vector_input();
+  std::vector<float> got(count);
+  CUDA_CHECK(cudaMemcpy(got.data(), out_vector(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<long long> bad(1024, 0);
+  validate::parallel_for(1024, [&](long long b, long long e) {
+    for (long long p = b; p < e; ++p) {
+      for (long long k = count * p / 1024; k < count * (p + 1) / 1024; ++k) {
+        const float ref = in.host[offset + stride * k];
+        if (std::memcmp(&got[k], &ref, sizeof(float)) != 0) ++bad[p];
+      }
+    }
+  });
+  validate::CheckResult res;
+  for (long long v : bad) res.mismatches += v;
+  res.checked = count;
+  res.correct = (res.mismatches == 0);
+  res.max_rel_err = res.correct ? 0.0 : 1.0;
+  res.rel_l2_err = res.correct ? 0.0 : 1.0;
+  res.note = "exact bitwise comparison";
+  return res;
+}
+
+void add(validate::Registry& reg, const char* name, const char* pattern, const char* fn,
+         const char* targs, long long threads_total, long long count, int offset, int stride,
+         int vec, void (*launch)(const float*, float*), const void* func,
+         const char* bytes_note) {
+  validate::KernelInfo k;
+  k.name = name;
+  k.group = "copy1d";
+  k.pattern = pattern;
+  k.kernel_function = fn;
+  k.template_args = targs;
+  k.source = "kernels/copy.cu";
+  k.func = func;
+  k.params = {{"N", N},
+              {"threads", THREADS},
+              {"block_x", THREADS},
+              {"block_y", 1},
+              {"grid_x", threads_total / THREADS},
+              {"grid_y", 1},
+              {"offset_elems", offset},
+              {"stride_elems", stride},
+              {"vector_elems", vec},
+              {"elem_bytes", 4}};
+  k.bytes_read = double(count) * sizeof(float);
+  k.bytes_written = double(count) * sizeof(float);
+  k.bytes_note = bytes_note;
+  k.launch = [launch] { launch(validate::vector_input().dev, out_vector()); };
+  k.poison = [count] { validate::poison_bytes(out_vector(), size_t(count) * sizeof(float)); };
+  k.verify = [count, offset, stride] { return check_1d(count, offset, stride); };
+  reg.push_back(std::move(k));
+}
+
+}  // namespace
+
+namespace validate {
+void register_copy(Registry& reg) {
+  add(reg, "copy_float", "scalar", "copy_float", "", N, N, 0, 1, 1, &launch_copy_float,
+      (const void*)&copy_float, "read N*4 + write N*4");
+  add(reg, "copy_offset<1>", "scalar_offset", "copy_offset", "1", N, N, 1, 1, 1,
+      &launch_copy_offset<1>, (const void*)&copy_offset<1>, "read N*4 + write N*4");
+  add(reg, "copy_offset<8>", "scalar_offset", "copy_offset", "8", N, N, 8, 1, 1,
+      &launch_copy_offset<8>, (const void*)&copy_offset<8>, "read N*4 + write N*4");
+  add(reg, "copy_float4", "vector", "copy_float4", "", N / 4, N, 0, 1, 4, &launch_copy_float4,
+      (const void*)&copy_float4, "read N*4 + write N*4");
+  add(reg, "gather_stride2", "gather", "gather_stride2", "", N / 2, N / 2, 0, 2, 1,
+      &launch_gather_stride2, (const void*)&gather_stride2,
+      "useful bytes only: read (N/2)*4 + write (N/2)*4; the loads touch every sector of the "
+      "first N floats, so DRAM reads about N*4");
+}
+}  // namespace validate
