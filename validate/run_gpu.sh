@@ -10,6 +10,7 @@
 # Environment knobs:
 #   FILTER=REGEX             only kernels whose name matches (runner --filter)
 #   REPS=N                   timed launches per kernel (default 20)
+#   REPEAT=2                 time every kernel a second time (runner_repeat.json)
 #   SKIP_NCU=1               no profiling at all
 #   SKIP_NCU_SOURCE=1        no per-source-line profile
 #   NCU_METRICS_TIMEOUT=s    wall-clock limit of the counter run (default 240)
@@ -88,8 +89,17 @@ stamp "$(wc -l < "$RAW/kernels.txt") kernels"
 
 # ---- timed run ------------------------------------------------------------------------------
 stamp "timed run (check, warm-up, median of $REPS)"
+# The SM clock, memory clock, power and temperature, sampled every 200 ms while timing.
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu \
+  --format=csv -lms 200 > "$RAW/clocks_during_timing.csv" 2>&1 &
+SMI_PID=$!
 "$RUNNER" "${FILTER_ARGS[@]}" --reps "$REPS" --json "$RAW/runner.json" 2>&1 | tee "$RAW/runner.log"
 RUNNER_RC=${PIPESTATUS[0]}
+if [ "${REPEAT:-1}" -ge 2 ]; then   # a second timed pass, to see the run-to-run spread
+  stamp "timed run, repeat"
+  "$RUNNER" "${FILTER_ARGS[@]}" --reps "$REPS" --json "$RAW/runner_repeat.json" > "$RAW/runner_repeat.log" 2>&1
+fi
+kill "$SMI_PID" 2>/dev/null; wait "$SMI_PID" 2>/dev/null
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,clocks.max.sm --format=csv > "$RAW/clocks_after_timing.csv" 2>&1
 stamp "runner exit $RUNNER_RC"
 

@@ -65,6 +65,25 @@ def smi_csv(path):
     return {h.strip(): v.strip() for h, v in zip(rows[0], rows[1])}
 
 
+def clock_samples(path):
+    """nvidia-smi ... --format=csv -lms 200 while timing -> min / median / max per column."""
+    t = read_text(path)
+    if not t:
+        return None
+    rows = [r for r in csv.reader(io.StringIO(t)) if r]
+    if len(rows) < 2:
+        return None
+    hdr = [h.strip() for h in rows[0]]
+    out = {"samples": len(rows) - 1, "period_ms": 200,
+           "first": rows[1][0].strip(), "last": rows[-1][0].strip()}
+    for j, h in enumerate(hdr[1:], 1):
+        vals = sorted(v for v in (num(re.sub(r"[^0-9.]", "", r[j])) if j < len(r) else None
+                                  for r in rows[1:]) if v is not None)
+        if vals:
+            out[h] = {"min": vals[0], "median": vals[len(vals) // 2], "max": vals[-1]}
+    return out
+
+
 def once_order(path):
     """'ONCE <i> <name>' lines printed by validate-runner --once, in launch order."""
     t = read_text(path) or ""
@@ -81,7 +100,9 @@ def instantiation_regex(k):
     under '(anonymous namespace)::'), or plain 'copy2d(...)'."""
     fn = re.escape(k["kernel_function"])
     if k.get("template_args"):
-        args = r",\s*".join(re.escape(a.strip()) for a in k["template_args"].split(","))
+        # ncu spells them '<512, 8>' (metrics) or '<(int)512, (int)8>' (source view)
+        args = r",\s*".join(r"(\(\w[\w ]*\))?" + re.escape(a.strip())
+                             for a in k["template_args"].split(","))
         return re.compile(r"(^|[\s:])" + fn + r"<" + args + r">")
     return re.compile(r"(^|[\s:])" + fn + r"(\(|$)")
 
@@ -185,25 +206,47 @@ def derived_metrics(m):
 
 
 # ---- ncu source view (cuda,sass) ------------------------------------------------------------
-def parse_source_view(text):
-    """ncu --page source --print-source cuda,sass --csv, possibly several kernels.
+# Per-line columns kept from ncu's aggregate rows (the rest, e.g. the per-reason stall columns,
+# stay in the raw CSV).
+LINE_COLUMNS = [
+    "Instructions Executed", "Thread Instructions Executed", "Warp Stall Sampling (All Samples)",
+    "L1 Tag Requests Global", "L2 Theoretical Sectors Global", "L2 Theoretical Sectors Global Ideal",
+    "L2 Theoretical Sectors Global Excessive", "L2 Theoretical Sectors Local",
+    "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L1 Wavefronts Shared Excessive",
+]
+# Per memory instruction: summed over the instructions of one group.
+ACCESS_SUMS = {
+    "Instructions Executed": "executed",
+    "Thread Instructions Executed": "thread_executed",
+    "L1 Tag Requests Global": "l1_tag_requests_global",
+    "L2 Theoretical Sectors Global": "l2_sectors_global",
+    "L2 Theoretical Sectors Global Ideal": "l2_sectors_global_ideal",
+    "L2 Theoretical Sectors Local": "l2_sectors_local",
+    "L1 Wavefronts Shared": "l1_wavefronts_shared",
+    "L1 Wavefronts Shared Ideal": "l1_wavefronts_shared_ideal",
+    "L1 Wavefronts Shared Excessive": "l1_wavefronts_shared_excessive",
+    "Warp Stall Sampling (All Samples)": "stall_samples",
+}
 
-    Per kernel: a 'Kernel Name' / 'Function Name' row, per file a 'File Path' row, a header row
-    starting 'Line No' (cuda,sass: 'Source' appears twice, the CUDA text and the SASS text), then
-    alternating CUDA-line rows (a line number, no address: ncu's aggregate of that line's SASS)
-    and SASS rows (an address). The plain sass view (header 'Address') is handled too.
-    -> list of {"kernel": name, "lines": {(file, line): {...}}, "sass_rows": n}"""
+
+def parse_source_view(text):
+    """ncu --page source --print-source cuda,sass --csv of a report with several kernels.
+
+    Layout seen with ncu 2025.3: per kernel and per source file, a 'File Path' row, a
+    'Function Name' row (the demangled kernel), a header row 'Line No, Source, Address,
+    Source, <metrics...>', then CUDA-line rows (line number, text; ncu's aggregate over the
+    line's SASS) each followed by its SASS rows (address, SASS text, per-instruction values).
+    The same SASS row can be listed twice under one line, and an inlined instruction is listed
+    under the callee's line (a CUDA header) and under the call site: SASS rows are counted
+    once per (file, line, address). '...' rows (collapsed listing) are skipped.
+    -> [{"kernel", "lines": {(file, line): entry}, "sass_rows", "header"}] in export order"""
     kernels = []
     cur = None
     cur_file = ""
     hdr = None
     i_line = i_addr = i_cuda = i_sass = None
     cur_key = None
-
-    def new_kernel(name):
-        k = {"kernel": name, "lines": {}, "sass_rows": 0, "header": None}
-        kernels.append(k)
-        return k
+    seen = set()
 
     for row in csv.reader(io.StringIO(text)):
         if not row or not any(c.strip() for c in row):
@@ -211,83 +254,91 @@ def parse_source_view(text):
         first = row[0].strip()
         if first.startswith("=="):
             continue
-        if first in ("Kernel Name", "Function Name") and len(row) > 1:
-            name = row[1].strip()
-            if cur is None or cur["kernel"] != name:
-                # A 'Function Name' right after its 'Kernel Name' names the same kernel.
-                if not (cur is not None and first == "Function Name" and cur["sass_rows"] == 0
-                        and not cur["lines"]):
-                    cur = new_kernel(name)
-                elif cur["kernel"] in ("",):
-                    cur["kernel"] = name
-            hdr = None
-            continue
         if first == "File Path" and len(row) > 1:
             cur_file = row[1].strip()
             hdr = None
             continue
-        if first in ("Line No", "Line", "#", "Address"):
+        if first in ("Kernel Name", "Function Name") and len(row) > 1:
+            name = row[1].strip()
+            if cur is None or cur["kernel"] != name:
+                cur = {"kernel": name, "lines": {}, "sass": set(), "header": None}
+                kernels.append(cur)
+                seen = set()
+            hdr = None
+            continue
+        if first in ("Line No", "Address"):
             hdr = [c.strip() for c in row]
             if cur is None:
-                cur = new_kernel("")
+                cur = {"kernel": "", "lines": {}, "sass": set(), "header": None}
+                kernels.append(cur)
             cur["header"] = hdr
             src_at = [j for j, n in enumerate(hdr) if n == "Source"]
-            i_line = hdr.index(first) if first != "Address" else None
+            i_line = 0 if first == "Line No" else None
             i_addr = hdr.index("Address") if "Address" in hdr else None
             if first == "Address":
                 i_cuda, i_sass = None, (src_at[0] if src_at else None)
             else:
                 i_cuda = src_at[0] if src_at else None
                 i_sass = src_at[1] if len(src_at) > 1 else None
+            cur_key = None
             continue
         if hdr is None or cur is None:
             continue
         cell = lambda j: (row[j].strip() if j is not None and j < len(row) else "")
         addr = cell(i_addr)
         lineno = cell(i_line)
-        skip = {j for j in (i_line, i_addr, i_cuda, i_sass) if j is not None}
         if lineno and lineno not in ("-", "...") and (not addr or addr == "-"):
-            # a CUDA source line: ncu's aggregate over its SASS instructions
             try:
                 ln = int(lineno)
             except ValueError:
                 continue
             cur_key = (cur_file, ln)
-            ent = cur["lines"].setdefault(cur_key, {"file": cur_file, "line": ln,
-                                                    "source": cell(i_cuda), "counters": {},
-                                                    "by_opcode": {}, "rows": 0})
-            ent["rows"] += 1
-            for j, name in enumerate(hdr):
-                if j in skip or j >= len(row):
-                    continue
-                v = num(row[j])
-                if v is None:
-                    continue
-                if ent["rows"] > 1 and name in ent["counters"] and not name.startswith("Avg"):
-                    ent["counters"][name] += v
-                else:
-                    ent["counters"][name] = v
+            ent = cur["lines"].get(cur_key)
+            if ent is None:
+                ent = cur["lines"][cur_key] = {"file": cur_file, "line": ln,
+                                               "source": cell(i_cuda), "counters": {},
+                                               "accesses": {}}
+                for name in LINE_COLUMNS:
+                    if name in hdr:
+                        v = num(cell(hdr.index(name)))
+                        if v is not None:
+                            ent["counters"][name] = v
             continue
-        if not addr or addr in ("-", "..."):
+        if not addr or addr in ("-", "...") or cur_key is None:
             continue
-        cur["sass_rows"] += 1
+        if (cur_key, addr) in seen:
+            continue
+        seen.add((cur_key, addr))
+        cur["sass"].add(addr)
         sass = cell(i_sass)
         text_ = re.sub(r"^@!?U?P\w+\s+", "", sass)
         opcode = text_.split()[0] if text_.split() else ""
-        if cur_key is None or not MEM_OPCODE.match(opcode):
+        if not MEM_OPCODE.match(opcode):
             continue
-        ent = cur["lines"].get(cur_key)
-        if ent is None:
-            continue
-        op = ent["by_opcode"].setdefault(opcode, {"instructions": 0, "counters": {}})
-        op["instructions"] += 1
-        for j, name in enumerate(hdr):
-            if j in skip or j >= len(row) or name.startswith("Avg") or name.startswith("Warp Stall"):
-                continue
-            v = num(row[j])
-            if v is None:
-                continue
-            op["counters"][name] = op["counters"].get(name, 0) + v
+        get = lambda name: cell(hdr.index(name)) if name in hdr else ""
+        space, op, size = get("Address Space"), get("Access Operation"), get("Access Size")
+        gkey = (opcode, space, op, size)
+        ent = cur["lines"][cur_key]
+        acc = ent["accesses"].get(gkey)
+        if acc is None:
+            acc = ent["accesses"][gkey] = {"opcode": opcode, "space": space, "operation": op,
+                                           "access_bits": num(size), "instructions": 0,
+                                           "sass": []}
+            for short in ACCESS_SUMS.values():
+                acc[short] = 0
+            acc["shared_conflict_n_way_max"] = None
+        acc["instructions"] += 1
+        if len(acc["sass"]) < 4:
+            acc["sass"].append(sass)
+        for name, short in ACCESS_SUMS.items():
+            v = num(get(name))
+            if v is not None:
+                acc[short] += v
+        nway = num(get("L1 Conflicts Shared N-Way"))
+        if nway is not None:
+            acc["shared_conflict_n_way_max"] = max(acc["shared_conflict_n_way_max"] or 0, nway)
+    for k in kernels:
+        k["sass_rows"] = len(k.pop("sass"))
     return kernels
 
 
@@ -301,15 +352,25 @@ def rel_source(path):
 def source_lines_for(kv):
     out = []
     for (_f, _l), ent in sorted(kv["lines"].items(), key=lambda x: (x[0][0], x[0][1])):
-        c = ent["counters"]
-        if not c and not ent["by_opcode"]:
+        if not ent["counters"].get("Instructions Executed") and not ent["accesses"]:
             continue
+        accesses = []
+        for acc in ent["accesses"].values():
+            ex = acc["executed"] or 0
+            acc["sectors_per_request"] = (acc["l2_sectors_global"] / ex
+                                          if ex and acc["space"] == "Global" else None)
+            acc["wavefronts_per_request"] = (acc["l1_wavefronts_shared"] / ex
+                                             if ex and acc["space"] == "Shared" else None)
+            acc["ideal_wavefronts_per_request"] = (acc["l1_wavefronts_shared_ideal"] / ex
+                                                   if ex and acc["space"] == "Shared" else None)
+            accesses.append(acc)
+        accesses.sort(key=lambda a: (a["space"], a["operation"], a["opcode"]))
         out.append({
             "file": rel_source(ent["file"]),
             "line": ent["line"],
             "source": ent["source"],
-            "counters": c,
-            "memory_sass": ent["by_opcode"],
+            "counters": ent["counters"],
+            "accesses": accesses,
         })
     return out
 
@@ -364,6 +425,7 @@ def main():
             "before": smi_csv(os.path.join(raw, "clocks_before.csv")),
             "after_timing": smi_csv(os.path.join(raw, "clocks_after_timing.csv")),
             "after_ncu": smi_csv(os.path.join(raw, "clocks_after_ncu.csv")),
+            "during_timing": clock_samples(os.path.join(raw, "clocks_during_timing.csv")),
         },
         "software": {
             "nvcc": env.get("nvcc"),
@@ -388,6 +450,17 @@ def main():
         "ncu": {"available": False},
         "kernels": kernels,
     }
+
+    # ---- a second timed pass (REPEAT=2): the run-to-run spread
+    rep = read_text(os.path.join(raw, "runner_repeat.json"))
+    if rep:
+        rk = {k["name"]: k for k in json.loads(rep).get("kernels", [])}
+        for k in kernels:
+            r = rk.get(k["name"])
+            if r:
+                k["repeat"] = {"time_ms": {x: r["time_ms"].get(x) for x in ("median", "min")},
+                               "tbps_median": r.get("tbps_median"), "correct": r.get("correct")}
+        out["timing"]["repeat"] = "kernels[].repeat: the whole timed run once more, right after"
 
     # ---- per-kernel ncu counters
     by_name = {k["name"]: k for k in kernels}
@@ -449,10 +522,11 @@ def main():
             "command": "ncu --clock-control none --section SourceCounters --import-source yes "
                        "-o REPORT validate-runner --once --filter GROUP; then ncu -i REPORT "
                        "--page source --csv --print-source cuda,sass --print-units base",
-            "note": "source_lines[].counters are ncu's per-CUDA-line aggregates over the line's "
-                    "SASS instructions (all instructions of the line, not only memory ones); "
-                    "source_lines[].memory_sass groups the line's memory instructions by opcode "
-                    "(instructions = static count, counters summed over them)",
+            "note": "source_lines[].counters are ncu's per-CUDA-line aggregates over all of the "
+                    "line's SASS instructions; source_lines[].accesses are the line's memory "
+                    "instructions grouped by opcode/space/operation/width, each SASS instruction "
+                    "counted once (ncu lists some twice, and inlined ones under the callee's "
+                    "line too); their counters are SASS-level (address-based) values",
             "groups": src_groups,
         }
 
@@ -469,21 +543,24 @@ def main():
         return str(v).rjust(w)
 
     lines = []
-    hdr = "%-26s %6s %8s %8s %8s %8s %8s %8s" % ("kernel", "TB/s", "ms", "gld s/r", "gst s/r",
-                                              "sld w/r", "sst w/r", "correct")
+    hdr = "%-26s %6s %6s %8s %8s %8s %8s %8s %8s" % ("kernel", "TB/s", "again", "ms", "gld s/r",
+                                                   "gst s/r", "sld w/r", "sst w/r", "correct")
     lines.append(hdr)
     lines.append("-" * len(hdr))
     for k in kernels:
         d = (k.get("ncu") or {}).get("derived") or {}
         corr = k.get("correct")
-        lines.append("%-26s %s %s %s %s %s %s %8s" % (
-            k["name"], fmt(k.get("tbps_median"), 6), fmt((k.get("time_ms") or {}).get("median"), 8, 3),
+        lines.append("%-26s %s %s %s %s %s %s %s %8s" % (
+            k["name"], fmt(k.get("tbps_median"), 6),
+            fmt((k.get("repeat") or {}).get("tbps_median"), 6),
+            fmt((k.get("time_ms") or {}).get("median"), 8, 3),
             fmt(d.get("global_ld_sectors_per_request"), 8), fmt(d.get("global_st_sectors_per_request"), 8),
             fmt(d.get("shared_ld_wavefronts_per_request"), 8),
             fmt(d.get("shared_st_wavefronts_per_request"), 8),
             "yes" if corr else ("-" if corr is None else "NO")))
     lines.append("s/r = L1 sectors per global request; w/r = shared wavefronts per shared "
-                 "instruction (ncu, one launch each); TB/s = (read + written bytes) / median time")
+                 "instruction (ncu, one launch each); TB/s = (read + written bytes) / median time; "
+                 "again = TB/s of the repeated timed run (REPEAT=2)")
     g = out["gpu"]
 
     def sm_clock(c):
