@@ -81,6 +81,8 @@ if ! { cmake -S "$HERE" -B "$BUILD_DIR" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release &
 fi
 # Resource usage (registers, shared, stack) and SASS of every kernel, for the analyzer side.
 if command -v cuobjdump >/dev/null; then
+  cuobjdump --list-elf --list-ptx "$RUNNER" > "$RAW/fatbin.txt" 2>&1
+  grep -q 'sm_90' "$RAW/fatbin.txt" || echo "WARNING: no sm_90 machine code in $RUNNER (see fatbin.txt)"
   cuobjdump --dump-resource-usage "$RUNNER" > "$RAW/resource_usage.txt" 2>&1
   cuobjdump --dump-sass "$RUNNER" > "$RAW/sass.txt" 2>&1 && gzip -f "$RAW/sass.txt"
 fi
