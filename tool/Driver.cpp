@@ -2,7 +2,9 @@
 
 #include "tool/Driver.h"
 
+#include "analyzer/Analyzer.h"
 #include "frontend/Frontend.h"
+#include "output/JsonReport.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -75,6 +77,24 @@ cl::opt<bool> UseColor(
              "--use-color=false turns it off"),
     cl::cat(Category));
 
+enum class OutputFormat { Text, Json };
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-style diagnostics (default)"),
+               clEnumValN(OutputFormat::Json, "json",
+                          "one JSON document (docs/json-output.md)")),
+    cl::cat(Category));
+cl::opt<bool> Accesses(
+    "accesses",
+    cl::desc("With --format=json: add the analyzer's facts for every access"),
+    cl::cat(Category));
+cl::list<std::string> BlockDims(
+    "block-dim",
+    cl::desc("Block shape a kernel runs with: [kernel=]X[,Y[,Z]]; without a\n"
+             "kernel name, for every kernel (repeatable)"),
+    cl::value_desc("[kernel=]X,Y,Z"), cl::cat(Category));
+
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-access-lint version " << CAL_VERSION << "\n"
      << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
@@ -137,14 +157,42 @@ int runDriver(int argc, const char **argv) {
   FO.CompilerWarnings = CompilerWarnings;
   FO.Color = Colored;
 
+  AnalysisOptions AO;
+  for (const std::string &B : BlockDims) {
+    std::string Error;
+    auto S = parseBlockDimSetting(B, Error);
+    if (!S) {
+      llvm::errs() << "cuda-access-lint: error: --block-dim=" << B << ": "
+                   << Error << "\n";
+      return ExitUsageError;
+    }
+    AO.BlockDims.push_back(*S);
+  }
+
   Frontend FE(FO, llvm::errs());
   if (!FE.prepare())
     return ExitUsageError;
 
+  JsonReport Json;
   FrontendStats Stats = FE.run(
       [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
-          const ParsedFile &File) {},
+          const ParsedFile &File) {
+        const clang::SourceManager &SM = Ctx.getSourceManager();
+        AnalysisResult R = analyze(Ctx, AO);
+        Json.files().push_back({{"file", File.Path},
+                                {"arch", File.Arch},
+                                {"parse_errors", File.ParseErrors},
+                                {"builtin_prelude", File.UsesBuiltinPrelude}});
+        for (const KernelInfo &K : R.Kernels)
+          Json.kernels().push_back(kernelJson(K, SM));
+        if (Accesses)
+          for (const AccessFacts &F : R.Accesses)
+            Json.accesses().push_back(accessJson(F, R, SM));
+      },
       llvm::errs());
+
+  if (Format == OutputFormat::Json)
+    Json.write(llvm::outs(), Accesses);
 
   if (Stats.FilesFailed > 0)
     return ExitUsageError;

@@ -1,0 +1,838 @@
+//===- Analyzer.cpp -------------------------------------------------------===//
+//
+// For each kernel configuration:
+//  1. the display walk (threadIdx, blockDim and loop variables as named
+//     symbols) gives each access its readable symbolic offset;
+//  2. the metric walk evaluates the 32 lanes of one symbolic warp (the
+//     warp's position in the block is a symbol); if some operation on that
+//     position is not exact (threadIdx.x / 64 ...), the block's warps are
+//     enumerated concretely instead and the metrics averaged over them, as
+//     Nsight Compute averages over requests;
+//  3. each access's lane offsets go through the warp model (WarpModel.h) for
+//     every value the base address can take modulo 32 bytes (a loop variable
+//     may shift it), weighted by how often it takes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analyzer/Analyzer.h"
+
+#include "analyzer/WarpModel.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace cal {
+
+using namespace clang;
+
+const char *alignmentName(AlignmentFact A) {
+  switch (A) {
+  case AlignmentFact::Aligned:
+    return "aligned";
+  case AlignmentFact::Misaligned:
+    return "misaligned";
+  case AlignmentFact::Varies:
+    return "varies";
+  case AlignmentFact::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+constexpr int64_t MaxEnumeratedIterations = 256;
+constexpr size_t MaxResidueCombinations = 4096;
+constexpr int64_t MaxFootprintIterations = 64;
+
+using AccessKey =
+    std::tuple<const Expr *, AccessKind, std::vector<const Expr *>>;
+
+AccessKey keyOf(const RawAccess &A) { return {A.E, A.Kind, A.CallStack}; }
+
+/// The metrics of one access in one warp instance.
+struct InstanceMetrics {
+  bool Known = false;
+  std::string Why;
+  double Sectors = 0, SectorsMin = 0, SectorsMax = 0;
+  double BytesUsed = 0;
+  double Wavefronts = 0, IdealWavefronts = 0;
+  bool HasBanks = false;
+  unsigned AlignedCases = 0, MisalignedCases = 0, Cases = 0;
+  bool ResidueExact = true;
+  std::set<int64_t> MisalignValues;
+  unsigned VecAligned = 0, VecMisaligned = 0;
+  std::optional<std::array<int64_t, WarpSize>> LaneOffsets;
+  std::optional<int64_t> LaneStride;
+  unsigned Groups = 1;
+  std::optional<int64_t> Contiguous;
+  std::optional<double> Footprint;
+  std::vector<LoopFact> Loops;
+  std::vector<std::string> Assumptions;
+  unsigned ActiveLanes = 0;
+};
+
+struct ResidueCase {
+  int64_t Residue;
+  double Weight;
+};
+
+/// The values \p S takes modulo \p Mod, with their frequencies. Terms that
+/// are not loop counters with known trip counts (a parameter times an odd
+/// number, an opaque load) make the result inexact: they are taken as 0.
+std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
+                                  int64_t Mod, bool &Exact,
+                                  std::vector<std::string> &Unknown) {
+  Exact = true;
+  struct Enum {
+    int64_t Coeff;
+    int64_t Count;
+    int64_t First;
+  };
+  std::vector<Enum> Enums;
+  for (const Poly::Term &T : S.terms()) {
+    if (floorMod(T.Coeff, Mod) == 0)
+      continue;
+    // Loop counters take 0 .. trip-1, each as often; the warp's position in
+    // a known block takes each value in its range once per block.
+    if (T.Mono.size() == 1) {
+      const SymbolInfo &I = Syms.get(T.Mono[0]);
+      int64_t Period = Mod / std::gcd(floorMod(T.Coeff, Mod), Mod);
+      if (I.Kind == SymbolKind::LoopIter) {
+        int64_t Count = I.Trip ? std::min(*I.Trip, MaxEnumeratedIterations)
+                               : Period;
+        Enums.push_back({T.Coeff, std::max<int64_t>(Count, 1), 0});
+        continue;
+      }
+      if (I.Kind == SymbolKind::WarpPos && I.Min && I.Max &&
+          *I.Max - *I.Min < MaxEnumeratedIterations) {
+        Enums.push_back({T.Coeff, *I.Max - *I.Min + 1, *I.Min});
+        continue;
+      }
+    }
+    Exact = false;
+    std::string Name;
+    for (SymbolId X : T.Mono)
+      Name += (Name.empty() ? "" : "*") + Syms.get(X).Name;
+    Unknown.push_back(Name);
+  }
+  std::map<int64_t, double> Count;
+  Count[floorMod(S.constant(), Mod)] = 1;
+  for (const Enum &E : Enums) {
+    std::map<int64_t, double> Next;
+    for (const auto &[R, W] : Count)
+      for (int64_t K = 0; K < E.Count; ++K)
+        Next[floorMod(R + floorMod(E.Coeff, Mod) * floorMod(E.First + K, Mod),
+                      Mod)] +=
+            W / E.Count;
+    Count = std::move(Next);
+    if (Count.size() > MaxResidueCombinations)
+      break;
+  }
+  std::vector<ResidueCase> Out;
+  for (const auto &[R, W] : Count)
+    Out.push_back({R, W});
+  return Out;
+}
+
+class KernelAnalysis {
+public:
+  KernelAnalysis(ASTContext &Ctx, const KernelConfig &KC, size_t KernelIndex,
+                 AnalysisResult &Result)
+      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result) {}
+
+  void run();
+
+private:
+  WarpInstance displayInstance();
+  std::optional<WarpInstance> symbolicInstance();
+  std::vector<WarpInstance> concreteInstances();
+  void walk(const WarpInstance &W, std::vector<RawAccess> &Out,
+            bool *NeedConcrete);
+  InstanceMetrics measure(const RawAccess &A);
+  void linkSiblings(std::vector<RawAccess> &Raw,
+                    std::map<const RawAccess *, unsigned> &Run);
+  int64_t elementSizeOf(const RawAccess &A) const;
+
+  ASTContext &Ctx;
+  const KernelConfig &KC;
+  size_t KernelIndex;
+  AnalysisResult &Result;
+  SymbolTable Syms;
+  llvm::DenseMap<const ParmVarDecl *, AbsValue> Params;
+  std::vector<std::string> ShapeAssumptions;
+  bool ConcreteWarps = false;
+};
+
+WarpInstance KernelAnalysis::displayInstance() {
+  WarpInstance W;
+  W.Display = true;
+  W.Active = 1;
+  static const char *Dim[] = {"x", "y", "z"};
+  for (int D = 0; D < 3; ++D) {
+    SymbolInfo T;
+    T.Name = std::string("threadIdx.") + Dim[D];
+    T.Kind = SymbolKind::ThreadIdx;
+    T.Rank = 10 + D;
+    T.Min = 0;
+    if (KC.Shape.Dim) {
+      T.Max = (*KC.Shape.Dim)[D] - 1;
+      W.BlockDim[D] = Poly((*KC.Shape.Dim)[D]);
+    } else {
+      SymbolInfo B;
+      B.Name = std::string("blockDim.") + Dim[D];
+      B.Kind = SymbolKind::BlockDim;
+      B.Rank = 15 + D;
+      B.Min = 1;
+      W.BlockDim[D] = Poly::symbol(Syms.add(B));
+    }
+    W.Tid[D] = LaneVec(Poly::symbol(Syms.add(T)));
+  }
+  return W;
+}
+
+/// Unknown block: blockDim.x = 32*bw, the warp's x position a symbol.
+/// Known block with blockDim.x a multiple of 32, or 32 a multiple of
+/// blockDim.x: one symbolic warp stands for all.
+std::optional<WarpInstance> KernelAnalysis::symbolicInstance() {
+  WarpInstance W;
+  auto Sym = [&](const char *Name, SymbolKind K, std::optional<int64_t> Min,
+                 std::optional<int64_t> Max) -> Poly {
+    if (Min && Max && *Min == *Max)
+      return Poly(*Min);
+    SymbolInfo I;
+    I.Name = Name;
+    I.Kind = K;
+    I.Min = Min;
+    I.Max = Max;
+    I.Rank = 18;
+    SymbolId S = Syms.add(I);
+    if (K == SymbolKind::WarpPos)
+      W.WarpSymbols.push_back(S);
+    return Poly::symbol(S);
+  };
+  std::array<Poly, WarpSize> X, Y;
+  if (!KC.Shape.Dim) {
+    Poly Bw = Sym("blockDim.x/32", SymbolKind::BlockDim, 1, std::nullopt);
+    W.BlockDim[0] = *Poly::scale(Bw, 32);
+    W.BlockDim[1] = Sym("blockDim.y", SymbolKind::BlockDim, 1, std::nullopt);
+    W.BlockDim[2] = Sym("blockDim.z", SymbolKind::BlockDim, 1, std::nullopt);
+    Poly Wx = Sym("(threadIdx.x / 32)", SymbolKind::WarpPos, 0, std::nullopt);
+    for (unsigned L = 0; L < WarpSize; ++L)
+      X[L] = *Poly::add(*Poly::scale(Wx, 32), Poly(L));
+    W.Tid[0] = LaneVec::perLane(X);
+    W.Tid[1] = Sym("threadIdx.y", SymbolKind::WarpPos, 0, std::nullopt);
+    W.Tid[2] = Sym("threadIdx.z", SymbolKind::WarpPos, 0, std::nullopt);
+    return W;
+  }
+  const Dim3 &D = *KC.Shape.Dim;
+  for (int I = 0; I < 3; ++I)
+    W.BlockDim[I] = Poly(D[I]);
+  if (D[0] % 32 == 0) {
+    Poly Wx = Sym("(threadIdx.x / 32)", SymbolKind::WarpPos, 0, D[0] / 32 - 1);
+    for (unsigned L = 0; L < WarpSize; ++L)
+      X[L] = *Poly::add(*Poly::scale(Wx, 32), Poly(L));
+    W.Tid[0] = LaneVec::perLane(X);
+    W.Tid[1] = Sym("threadIdx.y", SymbolKind::WarpPos, 0, D[1] - 1);
+    W.Tid[2] = Sym("threadIdx.z", SymbolKind::WarpPos, 0, D[2] - 1);
+    return W;
+  }
+  if (32 % D[0] == 0 && (D[0] * D[1]) % 32 == 0) {
+    int64_t Rows = 32 / D[0];
+    std::string WyName = "(threadIdx.y / " + std::to_string(Rows) + ")";
+    Poly Wy = Sym(WyName.c_str(), SymbolKind::WarpPos, 0, D[1] / Rows - 1);
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      X[L] = Poly(L % D[0]);
+      Y[L] = *Poly::add(*Poly::scale(Wy, Rows), Poly(L / D[0]));
+    }
+    W.Tid[0] = LaneVec::perLane(X);
+    W.Tid[1] = LaneVec::perLane(Y);
+    W.Tid[2] = Sym("threadIdx.z", SymbolKind::WarpPos, 0, D[2] - 1);
+    return W;
+  }
+  return std::nullopt;
+}
+
+/// Every warp of the block, with concrete thread indices; for an unknown
+/// block, its first warp.
+std::vector<WarpInstance> KernelAnalysis::concreteInstances() {
+  std::vector<WarpInstance> Out;
+  if (!KC.Shape.Dim) {
+    WarpInstance W;
+    SymbolInfo Bw;
+    Bw.Name = "blockDim.x/32";
+    Bw.Kind = SymbolKind::BlockDim;
+    Bw.Min = 1;
+    W.BlockDim[0] = *Poly::scale(Poly::symbol(Syms.add(Bw)), 32);
+    for (int D = 1; D < 3; ++D) {
+      SymbolInfo B;
+      B.Name = D == 1 ? "blockDim.y" : "blockDim.z";
+      B.Kind = SymbolKind::BlockDim;
+      B.Min = 1;
+      W.BlockDim[D] = Poly::symbol(Syms.add(B));
+    }
+    std::array<Poly, WarpSize> X;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      X[L] = Poly(L);
+    W.Tid[0] = LaneVec::perLane(X);
+    W.Tid[1] = Poly(0);
+    W.Tid[2] = Poly(0);
+    Out.push_back(W);
+    return Out;
+  }
+  const Dim3 &D = *KC.Shape.Dim;
+  int64_t Threads = D[0] * D[1] * D[2];
+  int64_t Warps = (Threads + 31) / 32;
+  for (int64_t Wi = 0; Wi < Warps; ++Wi) {
+    WarpInstance W;
+    for (int I = 0; I < 3; ++I)
+      W.BlockDim[I] = Poly(D[I]);
+    std::array<Poly, WarpSize> T[3];
+    W.Active = 0;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      int64_t Tid = Wi * 32 + L;
+      if (Tid < Threads)
+        W.Active |= 1u << L;
+      int64_t C = std::min(Tid, Threads - 1);
+      T[0][L] = Poly(C % D[0]);
+      T[1][L] = Poly((C / D[0]) % D[1]);
+      T[2][L] = Poly(C / (D[0] * D[1]));
+    }
+    for (int I = 0; I < 3; ++I)
+      W.Tid[I] = LaneVec::perLane(T[I]);
+    Out.push_back(W);
+  }
+  return Out;
+}
+
+void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
+                          bool *NeedConcrete) {
+  Interpreter I(Ctx, Syms, W, *Result.Regions, Out);
+  I.run(KC.Decl, Params);
+  if (NeedConcrete)
+    *NeedConcrete = I.needsConcreteWarps();
+}
+
+int64_t KernelAnalysis::elementSizeOf(const RawAccess &A) const {
+  QualType T = A.Region->DeclType;
+  if (T.isNull())
+    return A.Bytes;
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  while (const ArrayType *AT = Ctx.getAsArrayType(T))
+    T = AT->getElementType();
+  if (T->isIncompleteType() || T->isVoidType())
+    return A.Bytes;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
+  InstanceMetrics M;
+  M.ActiveLanes = llvm::popcount(A.Active);
+  if (!A.Offset) {
+    M.Why = A.UnknownWhy.empty() ? "address unknown" : A.UnknownWhy;
+    return M;
+  }
+  const LaneVec &Off = *A.Offset;
+  unsigned Ref = llvm::countr_zero(A.Active);
+  if (Ref >= WarpSize)
+    return M;
+
+  // Lane offsets relative to the first active lane; lanes a symbolic
+  // distance apart go to separate groups.
+  WarpRequest Req;
+  Req.BytesPerLane = A.Bytes;
+  Req.Active = A.Active;
+  std::vector<Poly> GroupKeys;
+  std::set<std::string> LargeSymbols;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!(A.Active & (1u << L)))
+      continue;
+    auto D = Poly::sub(Off.lane(L), Off.lane(Ref));
+    if (!D) {
+      M.Why = "offset overflows";
+      return M;
+    }
+    Poly Key = D->withoutConstant();
+    size_t G = 0;
+    while (G < GroupKeys.size() && GroupKeys[G] != Key)
+      ++G;
+    if (G == GroupKeys.size()) {
+      if (G >= 255) {
+        M.Why = "too many distinct symbolic lane offsets";
+        return M;
+      }
+      GroupKeys.push_back(Key);
+      if (!Key.isConstant())
+        for (const Poly::Term &T : Key.terms())
+          for (SymbolId S : T.Mono)
+            LargeSymbols.insert(Syms.get(S).Name);
+    }
+    Req.Group[L] = static_cast<uint8_t>(G);
+    Req.Offset[L] = D->constant();
+  }
+  M.Groups = GroupKeys.size();
+  if (M.Groups == 1) {
+    std::array<int64_t, WarpSize> Offs{};
+    for (unsigned L = 0; L < WarpSize; ++L)
+      Offs[L] = Req.Offset[L];
+    M.LaneOffsets = Offs;
+    std::optional<int64_t> Stride;
+    bool Uniform = true;
+    int Prev = -1;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!(A.Active & (1u << L)))
+        continue;
+      if (Prev >= 0) {
+        int64_t S = (Req.Offset[L] - Req.Offset[Prev]) / int64_t(L - Prev);
+        if ((Req.Offset[L] - Req.Offset[Prev]) % int64_t(L - Prev) != 0 ||
+            (Stride && *Stride != S))
+          Uniform = false;
+        Stride = S;
+      }
+      Prev = L;
+    }
+    if (Uniform && Stride)
+      M.LaneStride = Stride;
+  } else {
+    std::string Names;
+    for (const std::string &N : LargeSymbols)
+      Names += (Names.empty() ? "`" : ", `") + N + "`";
+    M.Assumptions.push_back(Names +
+                            " assumed large: lanes whose addresses differ by "
+                            "it touch different sectors");
+  }
+
+  // Where the warp's run starts, modulo 32 bytes.
+  Poly Base = Off.lane(Ref);
+  if (A.Region->BaseAlign >= SectorBytes) {
+    if (A.Region->AlignAssumed)
+      M.Assumptions.push_back(
+          "`" + A.Region->Name + "` assumed " +
+          std::to_string(A.Region->BaseAlign) +
+          "-byte aligned" +
+          (A.Region->Space == MemSpace::Global ? " (as cudaMalloc returns)"
+                                               : ""));
+  } else if (A.Region->Space != MemSpace::Shared) {
+    M.ResidueExact = false;
+    M.Assumptions.push_back("alignment of `" + A.Region->Name +
+                            "` unknown; assumed 32-byte aligned");
+  }
+  bool Exact = true;
+  std::vector<std::string> UnknownTerms;
+  std::vector<ResidueCase> Cases =
+      residues(Base, Syms, SectorBytes, Exact, UnknownTerms);
+  // Shared memory: the base only rotates the banks (for accesses of whole
+  // words); what is unknown of it changes nothing.
+  if (!Exact && A.Region->Space == MemSpace::Shared && A.Bytes >= 4) {
+    Exact = true;
+    std::vector<std::string> Ignored;
+    Cases = residues(Base.withoutConstant().isConstant() ? Base : Poly(Base.constant()),
+                     Syms, SectorBytes, Exact, Ignored);
+    Exact = true;
+  }
+  if (!Exact) {
+    M.ResidueExact = false;
+    std::string Names;
+    for (const std::string &N : UnknownTerms)
+      Names += (Names.empty() ? "`" : ", `") + N + "`";
+    M.Assumptions.push_back("alignment of " + Names +
+                            " unknown; its offset assumed a multiple of 32 "
+                            "bytes");
+  }
+
+  M.Known = true;
+  double TotalW = 0;
+  M.SectorsMin = 1e18;
+  for (const ResidueCase &C : Cases) {
+    RequestCost Cost = costOf(Req, C.Residue);
+    M.Sectors += C.Weight * Cost.Sectors;
+    M.BytesUsed += C.Weight * Cost.BytesUsed;
+    M.SectorsMin = std::min<double>(M.SectorsMin, Cost.Sectors);
+    M.SectorsMax = std::max<double>(M.SectorsMax, Cost.Sectors);
+    if (Cost.IdealWavefronts > 0) {
+      M.HasBanks = true;
+      M.Wavefronts += C.Weight * Cost.Wavefronts;
+      M.IdealWavefronts += C.Weight * Cost.IdealWavefronts;
+    }
+    ++M.Cases;
+    if (Cost.StartsAligned)
+      ++M.AlignedCases;
+    else
+      ++M.MisalignedCases;
+    // The lowest active address past its 32-byte boundary.
+    int64_t Lowest = INT64_MAX;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if ((A.Active & (1u << L)) && Req.Group[L] == 0)
+        Lowest = std::min(Lowest, C.Residue + Req.Offset[L]);
+    M.MisalignValues.insert(floorMod(Lowest, SectorBytes));
+    if (Cost.VectorAligned)
+      ++M.VecAligned;
+    else
+      ++M.VecMisaligned;
+    TotalW += C.Weight;
+  }
+  if (TotalW > 0 && std::abs(TotalW - 1) > 1e-9) {
+    M.Sectors /= TotalW;
+    M.BytesUsed /= TotalW;
+    M.Wavefronts /= TotalW;
+    M.IdealWavefronts /= TotalW;
+  }
+
+  // Loops: how the address moves per iteration, contiguity and footprint.
+  for (const LoopRef &L : A.Loops) {
+    LoopFact F;
+    F.Loop = L.Loop;
+    F.VarName = L.VarName;
+    F.Trip = L.Trip;
+    std::optional<int64_t> Delta;
+    bool Same = true;
+    for (unsigned Ln = 0; Ln < WarpSize && Same; ++Ln) {
+      if (!(A.Active & (1u << Ln)))
+        continue;
+      auto P1 = Off.lane(Ln).substitute(L.Sym, 1);
+      auto P0 = Off.lane(Ln).substitute(L.Sym, 0);
+      std::optional<Poly> D;
+      if (P1 && P0)
+        D = Poly::sub(*P1, *P0);
+      // Linear in the loop counter: the second difference is zero.
+      auto P2 = Off.lane(Ln).substitute(L.Sym, 2);
+      std::optional<Poly> D2;
+      if (P2 && P1)
+        D2 = Poly::sub(*P2, *P1);
+      if (!D || !D2 || *D != *D2 || !D->isConstant() ||
+          (Delta && *Delta != D->constant()))
+        Same = false;
+      else
+        Delta = D->constant();
+    }
+    if (Same)
+      F.StrideBytes = Delta;
+    M.Loops.push_back(F);
+  }
+  if (!A.Loops.empty()) {
+    const LoopRef &Inner = A.Loops.back();
+    const LoopFact &F = M.Loops.back();
+    if (F.StrideBytes && A.Region->Space != MemSpace::Shared) {
+      // From the loop's first iteration: the base with the counter at 0.
+      std::vector<ResidueCase> FirstIter = Cases;
+      if (auto B0 = Base.substitute(Inner.Sym, 0)) {
+        bool Ex;
+        std::vector<std::string> Ignored;
+        FirstIter = residues(*B0, Syms, SectorBytes, Ex, Ignored);
+      }
+      int64_t Iters = Inner.Trip ? std::min(*Inner.Trip, MaxFootprintIterations)
+                                 : 32;
+      if (!Inner.Trip)
+        M.Assumptions.push_back("footprint over 32 iterations of the loop "
+                                "(its trip count is unknown)");
+      std::vector<int64_t> Shifts;
+      for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
+        Shifts.push_back(K * *F.StrideBytes);
+      double SumSec = 0, SumBytes = 0;
+      for (const ResidueCase &C : FirstIter) {
+        Footprint FP = footprintOf(Req, C.Residue, Shifts);
+        SumSec += C.Weight * FP.Sectors;
+        SumBytes += C.Weight * FP.BytesUsed;
+      }
+      if (SumSec > 0)
+        M.Footprint = SumBytes / (SectorBytes * SumSec);
+    }
+  } else if (M.Sectors > 0 && A.Region->Space != MemSpace::Shared) {
+    M.Footprint = M.BytesUsed / (SectorBytes * M.Sectors);
+  }
+  return M;
+}
+
+/// Accesses of one array in the same iteration whose lanes' addresses are
+/// exactly one access apart (x[4*i], x[4*i+1], ...): hand-unrolled runs.
+void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
+                                  std::map<const RawAccess *, unsigned> &Run) {
+  auto SameLoops = [](const RawAccess &A, const RawAccess &B) {
+    if (A.Loops.size() != B.Loops.size())
+      return false;
+    for (size_t I = 0; I < A.Loops.size(); ++I)
+      if (A.Loops[I].Loop != B.Loops[I].Loop || A.Loops[I].Sym != B.Loops[I].Sym)
+        return false;
+    return true;
+  };
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    const RawAccess &A = Raw[I];
+    if (!A.Offset)
+      continue;
+    // Walk the chain forward and backward from A.
+    unsigned Count = 1;
+    for (int Dir : {1, -1}) {
+      const RawAccess *Cur = &A;
+      for (unsigned Step = 0; Step < 16; ++Step) {
+        const RawAccess *Next = nullptr;
+        for (const RawAccess &B : Raw) {
+          if (&B == Cur || !B.Offset || B.Region != A.Region ||
+              B.Kind != A.Kind || B.Bytes != A.Bytes || !SameLoops(A, B))
+            continue;
+          bool Adjacent = true;
+          for (unsigned L = 0; L < WarpSize && Adjacent; ++L) {
+            auto D = Poly::sub(B.Offset->lane(L), Cur->Offset->lane(L));
+            Adjacent = D && D->asConstant() &&
+                       *D->asConstant() == Dir * int64_t(A.Bytes);
+          }
+          if (Adjacent) {
+            Next = &B;
+            break;
+          }
+        }
+        if (!Next)
+          break;
+        ++Count;
+        Cur = Next;
+      }
+    }
+    Run[&A] = Count;
+  }
+}
+
+void KernelAnalysis::run() {
+  // Integer parameters: one symbol each, shared by every walk.
+  for (const ParmVarDecl *PD : KC.Decl->parameters()) {
+    if (PD->getType()->isIntegerType()) {
+      SymbolInfo I;
+      I.Name = PD->getNameAsString();
+      I.Kind = SymbolKind::Param;
+      I.Rank = 30;
+      Params[PD] = AbsValue::integer(Poly::symbol(Syms.add(I)));
+    }
+  }
+
+  std::vector<RawAccess> Display;
+  walk(displayInstance(), Display, nullptr);
+  std::map<AccessKey, const RawAccess *> DisplayByKey;
+  for (const RawAccess &A : Display)
+    DisplayByKey.emplace(keyOf(A), &A);
+
+  std::vector<std::vector<RawAccess>> Walks;
+  std::vector<double> Weights;
+  bool NeedConcrete = false;
+  if (auto W = symbolicInstance()) {
+    Walks.emplace_back();
+    walk(*W, Walks.back(), &NeedConcrete);
+    Weights.push_back(1.0);
+  } else {
+    NeedConcrete = true;
+  }
+  if (NeedConcrete) {
+    Walks.clear();
+    Weights.clear();
+    ConcreteWarps = true;
+    for (const WarpInstance &W : concreteInstances()) {
+      Walks.emplace_back();
+      walk(W, Walks.back(), nullptr);
+      Weights.push_back(1.0);
+    }
+    if (!KC.Shape.Dim)
+      ShapeAssumptions.push_back(
+          "evaluated for the block's first warp (an index operation on the "
+          "warp's position was not exact)");
+  }
+  Result.Kernels[KernelIndex].ConcreteWarps = ConcreteWarps;
+
+  // Measure each access in each walk; aggregate by access.
+  struct Agg {
+    const RawAccess *First = nullptr;
+    double Weight = 0;
+    std::vector<std::pair<InstanceMetrics, double>> Parts;
+    unsigned Run = 1;
+  };
+  std::map<AccessKey, Agg> ByKey;
+  std::vector<AccessKey> Order;
+  for (size_t WI = 0; WI < Walks.size(); ++WI) {
+    std::map<const RawAccess *, unsigned> Runs;
+    linkSiblings(Walks[WI], Runs);
+    for (const RawAccess &A : Walks[WI]) {
+      AccessKey K = keyOf(A);
+      auto [It, New] = ByKey.try_emplace(K);
+      if (New) {
+        It->second.First = &A;
+        Order.push_back(K);
+      }
+      It->second.Parts.push_back({measure(A), Weights[WI]});
+      It->second.Weight += Weights[WI];
+      It->second.Run = std::max(It->second.Run, Runs[&A]);
+    }
+  }
+
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const AccessKey &K : Order) {
+    Agg &G = ByKey[K];
+    const RawAccess &A = *G.First;
+    AccessFacts F;
+    F.E = A.E;
+    F.CallStack = A.CallStack;
+    F.Kernel = KernelIndex;
+    F.Array = A.Array;
+    F.Region = A.Region;
+    F.Space = A.Region->Space;
+    F.Kind = A.Kind;
+    F.Type = A.Type;
+    F.BytesPerLane = A.Bytes;
+    F.SiblingRun = G.Run;
+    F.Assumptions = KC.Shape.Assumptions;
+    for (const std::string &S : ShapeAssumptions)
+      F.Assumptions.push_back(S);
+
+    bool AllKnown = true;
+    for (auto &[M, W] : G.Parts)
+      if (!M.Known) {
+        AllKnown = false;
+        F.UnknownReason = M.Why;
+      }
+    const InstanceMetrics &M0 = G.Parts.front().first;
+    F.ActiveLanes = M0.ActiveLanes;
+    F.Loops = M0.Loops;
+    if (AllKnown) {
+      F.AddressKnown = true;
+      double W = 0, Sec = 0, Bytes = 0, Wave = 0, Ideal = 0;
+      unsigned Aligned = 0, Misaligned = 0, VecOk = 0, VecBad = 0;
+      bool ResidueExact = true, HasBanks = true;
+      std::set<int64_t> Mis;
+      F.SectorsMin = UINT32_MAX;
+      std::optional<int64_t> Contig;
+      std::optional<double> Foot;
+      double FootW = 0, FootSum = 0;
+      for (auto &[M, Wt] : G.Parts) {
+        W += Wt;
+        Sec += Wt * M.Sectors;
+        Bytes += Wt * M.BytesUsed;
+        Wave += Wt * M.Wavefronts;
+        Ideal += Wt * M.IdealWavefronts;
+        HasBanks = HasBanks && M.HasBanks;
+        Aligned += M.AlignedCases;
+        Misaligned += M.MisalignedCases;
+        VecOk += M.VecAligned;
+        VecBad += M.VecMisaligned;
+        ResidueExact = ResidueExact && M.ResidueExact;
+        Mis.insert(M.MisalignValues.begin(), M.MisalignValues.end());
+        F.SectorsMin = std::min<unsigned>(F.SectorsMin, M.SectorsMin);
+        F.SectorsMax = std::max<unsigned>(F.SectorsMax, M.SectorsMax);
+        if (M.Footprint) {
+          FootW += Wt;
+          FootSum += Wt * *M.Footprint;
+        }
+        for (const std::string &S : M.Assumptions)
+          if (std::find(F.Assumptions.begin(), F.Assumptions.end(), S) ==
+              F.Assumptions.end())
+            F.Assumptions.push_back(S);
+      }
+      if (FootW > 0)
+        Foot = FootSum / FootW;
+      F.LaneOffsets = M0.LaneOffsets;
+      F.LaneStrideBytes = M0.LaneStride;
+      for (auto &[M, Wt] : G.Parts)
+        if (M.LaneStride != M0.LaneStride)
+          F.LaneStrideBytes.reset();
+      F.LaneGroups = M0.Groups;
+      if (F.Space != MemSpace::Shared) {
+        F.SectorsPerRequest = Sec / W;
+        if (Sec > 0)
+          F.SectorUtilization = Bytes / (SectorBytes * Sec);
+        F.IdealSectors = std::ceil(Bytes / W / SectorBytes);
+      }
+      if (F.Space == MemSpace::Shared && HasBanks && Ideal > 0 &&
+          M0.Groups == 1) {
+        F.WavefrontsPerRequest = Wave / W;
+        F.IdealWavefronts = Ideal / W;
+        F.BankConflictWays = Wave / Ideal;
+      }
+      if (M0.Groups == 1 && ResidueExact) {
+        if (Misaligned == 0)
+          F.Alignment = AlignmentFact::Aligned;
+        else if (Aligned == 0)
+          F.Alignment = AlignmentFact::Misaligned;
+        else
+          F.Alignment = AlignmentFact::Varies;
+        if (Mis.size() == 1 && *Mis.begin() != 0)
+          F.MisalignBytes = *Mis.begin();
+        if (VecBad == 0)
+          F.VectorAligned = true;
+        else if (VecOk == 0)
+          F.VectorAligned = false;
+      }
+      // Per-thread contiguity: the run of this access (and its hand-unrolled
+      // siblings) per iteration, extended by the loop when the loop steps by
+      // exactly that run.
+      int64_t RunBytes = int64_t(F.SiblingRun) * F.BytesPerLane;
+      Contig = RunBytes;
+      if (!F.Loops.empty() && F.Loops.back().StrideBytes) {
+        int64_t S = *F.Loops.back().StrideBytes;
+        if (S != 0 && (S == RunBytes || S == -RunBytes)) {
+          if (F.Loops.back().Trip)
+            Contig = RunBytes * std::max<int64_t>(1, *F.Loops.back().Trip);
+          else
+            Contig.reset(); // as long as the loop runs
+        }
+      }
+      F.PerThreadContiguousBytes = Contig;
+      F.FootprintUtilization = Foot;
+    }
+    double Execs = 1;
+    bool ExecKnown = true;
+    for (const LoopFact &L : F.Loops) {
+      if (!L.Trip)
+        ExecKnown = false;
+      else
+        Execs *= static_cast<double>(*L.Trip);
+    }
+    if (ExecKnown)
+      F.ExecutionsPerWarp = Execs;
+
+    // The readable form and the term that spreads lanes apart.
+    auto DI = DisplayByKey.find(K);
+    if (DI != DisplayByKey.end() && DI->second->Offset) {
+      F.Symbolic = Syms.str(DI->second->Offset->lane(0),
+                            elementSizeOf(*DI->second));
+      F.StrideTerm = DI->second->StrideTerm;
+    }
+    (void)SM;
+    Result.Accesses.push_back(std::move(F));
+  }
+}
+
+} // namespace
+
+AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
+  AnalysisResult R;
+  R.Regions = std::make_shared<std::deque<MemRegion>>();
+  auto Include = Opts.IncludeKernel
+                     ? Opts.IncludeKernel
+                     : [&Ctx](SourceLocation Loc) {
+                         const SourceManager &SM = Ctx.getSourceManager();
+                         return SM.isInMainFile(SM.getExpansionLoc(Loc));
+                       };
+  std::vector<KernelConfig> Configs = findKernels(Ctx, Opts.BlockDims, Include);
+  for (const KernelConfig &KC : Configs) {
+    KernelInfo KI;
+    KI.Decl = KC.Decl;
+    KI.Name = KC.Name;
+    KI.Shape = KC.Shape;
+    R.Kernels.push_back(KI);
+    KernelAnalysis(Ctx, KC, R.Kernels.size() - 1, R).run();
+  }
+  // Source order, then kernel, then kind.
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::stable_sort(R.Accesses.begin(), R.Accesses.end(),
+                   [&](const AccessFacts &A, const AccessFacts &B) {
+                     SourceLocation LA = SM.getExpansionLoc(A.E->getBeginLoc());
+                     SourceLocation LB = SM.getExpansionLoc(B.E->getBeginLoc());
+                     if (LA != LB)
+                       return SM.isBeforeInTranslationUnit(LA, LB);
+                     return A.Kernel < B.Kernel;
+                   });
+  return R;
+}
+
+} // namespace cal

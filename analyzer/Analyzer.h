@@ -1,0 +1,138 @@
+//===- Analyzer.h - Facts about every memory access of a translation unit -===//
+//
+// The one thing rules/ and output/ read. For each kernel configuration
+// (instantiation x block shape) and each memory access in it, AccessFacts
+// holds what the warp model says, and what it assumed to say it:
+//
+//   X[row * N + tx * V + c]   (bf16, 256 threads, V = 16)
+//     symbolic                  2*(4096*blockIdx.x + 16*threadIdx.x + c)
+//     bytes_per_lane            2
+//     lane stride               32 bytes
+//     sectors_per_request       32      (each lane in its own sector)
+//     sector_utilization        0.0625  (64 bytes used of 1024 fetched)
+//     per_thread_contiguous     32      (c walks 16 elements)
+//     footprint_utilization     1.0     (the loop uses every fetched byte)
+//
+// Facts that depend on an assumption (block shape, base alignment, a
+// symbolic stride taken as large) carry it in Assumptions. Where the lanes'
+// addresses are unknown (a gather through loaded indices), the metrics are
+// absent and UnknownReason says why.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_ANALYZER_ANALYZER_H
+#define CUDA_ACCESS_LINT_ANALYZER_ANALYZER_H
+
+#include "analyzer/Interpreter.h"
+#include "analyzer/KernelModel.h"
+#include "analyzer/Values.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cal {
+
+struct AnalysisOptions {
+  std::vector<BlockDimSetting> BlockDims;
+  /// Which kernels to analyze, by the location of their definition.
+  std::function<bool(clang::SourceLocation)> IncludeKernel;
+};
+
+struct KernelInfo {
+  const clang::FunctionDecl *Decl = nullptr;
+  std::string Name;
+  BlockShape Shape;
+  /// Warps evaluated one by one (an operation was not exact symbolically).
+  bool ConcreteWarps = false;
+};
+
+enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };
+
+/// A loop around an access.
+struct LoopFact {
+  const clang::Stmt *Loop = nullptr;
+  std::string VarName;
+  std::optional<int64_t> Trip;
+  /// Bytes this access's address moves per iteration (the same for every
+  /// lane), when known.
+  std::optional<int64_t> StrideBytes;
+};
+
+struct AccessFacts {
+  // Where and what.
+  const clang::Expr *E = nullptr;
+  std::vector<const clang::Expr *> CallStack;
+  size_t Kernel = 0; ///< index into AnalysisResult::Kernels
+  std::string Array;
+  const MemRegion *Region = nullptr;
+  MemSpace Space = MemSpace::Global;
+  AccessKind Kind = AccessKind::Load;
+  clang::QualType Type;
+  unsigned BytesPerLane = 0;
+  unsigned ActiveLanes = 0;
+
+  // The lanes' addresses.
+  bool AddressKnown = false;
+  std::string UnknownReason;
+  /// Byte offset of each active lane from the lowest-numbered active lane,
+  /// when all lanes are a constant distance apart.
+  std::optional<std::array<int64_t, WarpSize>> LaneOffsets;
+  /// The distance between adjacent lanes when it is the same for all.
+  std::optional<int64_t> LaneStrideBytes;
+  /// Lanes fall into this many groups a symbolic distance apart (1: all
+  /// exact).
+  unsigned LaneGroups = 1;
+
+  // Per instruction.
+  std::optional<double> SectorsPerRequest;
+  unsigned SectorsMin = 0, SectorsMax = 0;
+  std::optional<double> SectorUtilization;
+  /// Sectors the same bytes would need if packed and aligned.
+  std::optional<double> IdealSectors;
+  AlignmentFact Alignment = AlignmentFact::Unknown;
+  /// Offset of the warp's run past a 32-byte boundary, when the same in
+  /// every case (for misaligned runs).
+  std::optional<int64_t> MisalignBytes;
+  /// Every lane's address is a multiple of its access size (false: a
+  /// vector access that faults).
+  std::optional<bool> VectorAligned;
+  std::optional<double> WavefrontsPerRequest;
+  std::optional<double> IdealWavefronts;
+  std::optional<double> BankConflictWays;
+
+  // Across the innermost loop.
+  std::vector<LoopFact> Loops; ///< outermost first
+  std::optional<int64_t> PerThreadContiguousBytes;
+  std::optional<double> FootprintUtilization;
+  /// Other accesses of the same array, same iteration, that continue this
+  /// lane's run (unrolled by hand): their count including this one.
+  unsigned SiblingRun = 1;
+
+  // For people.
+  std::string Symbolic;
+  /// The index subexpression that spreads adjacent lanes apart (`tx * V`).
+  const clang::Expr *StrideTerm = nullptr;
+  std::vector<std::string> Assumptions;
+  /// Executions of this access per warp (product of known trip counts).
+  std::optional<double> ExecutionsPerWarp;
+};
+
+struct AnalysisResult {
+  std::vector<KernelInfo> Kernels;
+  std::vector<AccessFacts> Accesses; ///< in source order
+  /// Owns the regions the facts point to.
+  std::shared_ptr<std::deque<MemRegion>> Regions;
+};
+
+AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisOptions &Opts);
+
+const char *alignmentName(AlignmentFact A);
+
+} // namespace cal
+
+#endif

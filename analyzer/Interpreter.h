@@ -1,0 +1,112 @@
+//===- Interpreter.h - Abstract interpretation of one kernel, one warp ----===//
+//
+// Walks a kernel's body once for one warp instance (which threadIdx each of
+// the 32 lanes has), keeping every integer and pointer as a LaneVec, and
+// records each memory access it meets: the array, the memory space, load or
+// store, the bytes per lane, the 32 lanes' byte offsets and the loops around
+// it.
+//
+// Loops are walked once, with the loop's iteration number as a symbol: the
+// induction variable becomes Start + Step*k, variables advanced by a
+// loop-invariant amount become v0 + delta*k, and anything else modified in
+// the loop becomes unknown. Branches whose condition is known per lane narrow
+// the active lanes; other branches are taken by the whole warp.
+// User __device__ functions are inlined (bounded depth); functions from
+// system headers are not (their reference arguments count as reads at the
+// call).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_ANALYZER_INTERPRETER_H
+#define CUDA_ACCESS_LINT_ANALYZER_INTERPRETER_H
+
+#include "analyzer/Values.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace cal {
+
+enum class AccessKind { Load, Store, Atomic };
+const char *accessKindName(AccessKind K);
+
+/// Which threadIdx each lane has, and the block's dimensions.
+struct WarpInstance {
+  std::array<LaneVec, 3> Tid;
+  std::array<Poly, 3> BlockDim;
+  LaneMask Active = AllLanes;
+  /// Share of the block's warps this instance stands for.
+  double Weight = 1.0;
+  /// The display instance: threadIdx, blockDim and loop variables are named
+  /// symbols, only lane 0 matters; it yields the readable symbolic forms.
+  bool Display = false;
+  /// Symbols for the warp's position in the block: an inexact operation on
+  /// them means the warps must be enumerated concretely.
+  std::vector<SymbolId> WarpSymbols;
+};
+
+/// A loop around an access, as the access saw it.
+struct LoopRef {
+  const clang::Stmt *Loop = nullptr;
+  /// The iteration-count symbol (metric instances) or the loop variable's
+  /// symbol (display instance).
+  SymbolId Sym = 0;
+  std::string VarName;
+  std::optional<int64_t> Trip;
+};
+
+struct RawAccess {
+  const clang::Expr *E = nullptr;
+  /// Call sites of inlined functions, outermost first.
+  std::vector<const clang::Expr *> CallStack;
+  AccessKind Kind = AccessKind::Load;
+  const MemRegion *Region = nullptr;
+  std::string Array;                 ///< base variable as written
+  clang::QualType Type;              ///< the type moved by one lane
+  unsigned Bytes = 0;
+  /// Byte offsets from the region's base; unset when unknown.
+  std::optional<LaneVec> Offset;
+  std::string UnknownWhy;
+  LaneMask Active = AllLanes;
+  std::vector<LoopRef> Loops;        ///< outermost first
+  double Weight = 1.0;
+  /// Display instance only: the index's source subexpression that makes
+  /// adjacent lanes non-adjacent (e.g. `tx * V`), if found.
+  const clang::Expr *StrideTerm = nullptr;
+};
+
+class Interpreter {
+public:
+  Interpreter(clang::ASTContext &Ctx, SymbolTable &Syms,
+              const WarpInstance &Warp, std::deque<MemRegion> &Regions,
+              std::vector<RawAccess> &Out);
+  ~Interpreter();
+
+  /// Evaluates \p Kernel's body. Integer parameters become the symbols given
+  /// in \p ParamSymbols (shared by every instance of one analysis).
+  void run(const clang::FunctionDecl *Kernel,
+           const llvm::DenseMap<const clang::ParmVarDecl *, AbsValue> &Params);
+
+  /// True when an operation on the warp-position symbols could not be done
+  /// exactly: the caller should enumerate the block's warps concretely.
+  bool needsConcreteWarps() const;
+
+  /// Evaluates a host-side expression with no thread context (launch
+  /// configurations): constants, constexpr, locals initialized once, dim3.
+  static AbsValue evalHostExpr(clang::ASTContext &Ctx, const clang::Expr *E,
+                               const clang::FunctionDecl *Enclosing);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace cal
+
+#endif

@@ -1,0 +1,321 @@
+//===- KernelModel.cpp ----------------------------------------------------===//
+
+#include "analyzer/KernelModel.h"
+
+#include "analyzer/Interpreter.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+#include <map>
+
+namespace cal {
+
+using namespace clang;
+
+std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
+                                                   std::string &Error) {
+  BlockDimSetting S;
+  llvm::StringRef Dims = Text.trim();
+  if (Dims.contains('=')) {
+    auto [K, D] = Dims.rsplit('=');
+    S.Kernel = K.trim().str();
+    Dims = D.trim();
+  }
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  Dims.split(Parts, Dims.contains('x') ? 'x' : ',');
+  if (Parts.empty() || Parts.size() > 3) {
+    Error = "expected X[,Y[,Z]]";
+    return std::nullopt;
+  }
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    int64_t V;
+    if (Parts[I].trim().getAsInteger(10, V) || V < 1 || V > 1024) {
+      Error = "'" + Parts[I].trim().str() + "' is not a block dimension (1-1024)";
+      return std::nullopt;
+    }
+    S.Dim[I] = V;
+  }
+  if (S.Dim[0] * S.Dim[1] * S.Dim[2] > 1024) {
+    Error = "a block has at most 1024 threads";
+    return std::nullopt;
+  }
+  return S;
+}
+
+std::string kernelName(const FunctionDecl *FD) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressScope = true;
+  Policy.SuppressTagKeyword = true;
+  FD->getNameForDiagnostic(OS, Policy, /*Qualified=*/false);
+  return Name;
+}
+
+namespace {
+
+std::string locString(const SourceManager &SM, SourceLocation Loc) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "<unknown>";
+  return (llvm::sys::path::filename(P.getFilename()) + ":" +
+          llvm::Twine(P.getLine()))
+      .str();
+}
+
+std::string dimString(const Dim3 &D) {
+  std::string S = std::to_string(D[0]);
+  if (D[1] != 1 || D[2] != 1)
+    S += "x" + std::to_string(D[1]);
+  if (D[2] != 1)
+    S += "x" + std::to_string(D[2]);
+  return S;
+}
+
+/// A launch's block shape, when it is a known constant.
+std::optional<Dim3> shapeOf(const AbsValue &V) {
+  if (V.isInt()) {
+    if (auto C = V.Val.asConstant())
+      if (*C >= 1 && *C <= 1024)
+        return Dim3{*C, 1, 1};
+    return std::nullopt;
+  }
+  if (V.K != AbsValue::Struct || !V.Fields)
+    return std::nullopt;
+  Dim3 D = {1, 1, 1};
+  int Found = 0;
+  for (const auto &[F, FV] : *V.Fields) {
+    int Idx = F->getName() == "x" ? 0 : F->getName() == "y" ? 1
+              : F->getName() == "z" ? 2 : -1;
+    if (Idx < 0)
+      continue;
+    if (!FV.isInt())
+      return std::nullopt;
+    auto C = FV.Val.asConstant();
+    if (!C || *C < 1 || *C > 1024)
+      return std::nullopt;
+    D[Idx] = *C;
+    ++Found;
+  }
+  if (Found == 0 || D[0] * D[1] * D[2] > 1024)
+    return std::nullopt;
+  return D;
+}
+
+class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
+public:
+  explicit KernelCollector(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    Enclosing.push_back(FD);
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Enclosing.pop_back();
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+    Enclosing.push_back(MD);
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+    Enclosing.pop_back();
+    return R;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
+        !FD->isDependentContext() && !FD->isInvalidDecl() &&
+        !FD->getDescribedFunctionTemplate())
+      if (Seen.insert(FD->getCanonicalDecl()).second)
+        Kernels.push_back(FD);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
+    const FunctionDecl *Callee = K->getDirectCallee();
+    const CallExpr *Config = K->getConfig();
+    if (!Callee || !Config || Config->getNumArgs() < 2 ||
+        K->isValueDependent() || K->isTypeDependent())
+      return true;
+    const FunctionDecl *Where = Enclosing.empty() ? nullptr : Enclosing.back();
+    AbsValue Block =
+        Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where);
+    Launches[Callee->getCanonicalDecl()].push_back(
+        {shapeOf(Block), K->getBeginLoc()});
+    return true;
+  }
+
+  struct Launch {
+    std::optional<Dim3> Shape;
+    SourceLocation Loc;
+  };
+  ASTContext &Ctx;
+  std::vector<const FunctionDecl *> Enclosing;
+  std::vector<FunctionDecl *> Kernels;
+  llvm::SmallPtrSet<const Decl *, 16> Seen;
+  std::map<const Decl *, std::vector<Launch>> Launches;
+};
+
+/// `// cuda-access-lint: block-dim=16,16` inside the kernel or in the five
+/// lines above it.
+std::optional<Dim3> annotatedShape(const FunctionDecl *FD,
+                                   const SourceManager &SM,
+                                   SourceLocation &Where) {
+  SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+  SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
+  FileID File = SM.getFileID(Begin);
+  if (File != SM.getFileID(End))
+    return std::nullopt;
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  unsigned BeginOff = SM.getFileOffset(Begin), EndOff = SM.getFileOffset(End);
+  // Back up five lines.
+  unsigned Start = BeginOff;
+  for (int Lines = 0; Start > 0 && Lines <= 5; --Start)
+    if (Text[Start - 1] == '\n')
+      ++Lines;
+  llvm::StringRef Region = Text.slice(Start, EndOff + 1);
+  static const llvm::Regex Re(
+      "cuda-access-lint:[ \t]*block[-_]?dim[ \t]*[=(][ \t]*([0-9]+)([ \t]*[,x][ "
+      "\t]*([0-9]+))?([ \t]*[,x][ \t]*([0-9]+))?",
+      llvm::Regex::IgnoreCase);
+  llvm::SmallVector<llvm::StringRef, 6> M;
+  if (!Re.match(Region, &M))
+    return std::nullopt;
+  Dim3 D = {1, 1, 1};
+  M[1].getAsInteger(10, D[0]);
+  if (M.size() > 3 && !M[3].empty())
+    M[3].getAsInteger(10, D[1]);
+  if (M.size() > 5 && !M[5].empty())
+    M[5].getAsInteger(10, D[2]);
+  if (D[0] < 1 || D[1] < 1 || D[2] < 1 || D[0] * D[1] * D[2] > 1024)
+    return std::nullopt;
+  Where = SM.getComposedLoc(File, Start + (M[0].data() - Region.data()));
+  return D;
+}
+
+/// A template argument whose parameter is named as a block size.
+std::optional<std::pair<std::string, int64_t>>
+templateBlockSize(const FunctionDecl *FD) {
+  const FunctionTemplateDecl *T = FD->getPrimaryTemplate();
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!T || !Args)
+    return std::nullopt;
+  static const llvm::Regex Re(
+      "^k?_?(block_?(size|dim|threads|dim_?x|size_?x)|threads(_?per_?block)?|"
+      "n_?threads|num_?threads|block_?x|bdx|cta_?size|tpb)$",
+      llvm::Regex::IgnoreCase);
+  const TemplateParameterList *Params = T->getTemplateParameters();
+  for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
+    const NamedDecl *P = Params->getParam(I);
+    if (!isa<NonTypeTemplateParmDecl>(P) ||
+        Args->get(I).getKind() != TemplateArgument::Integral)
+      continue;
+    if (!Re.match(P->getName()))
+      continue;
+    int64_t V = Args->get(I).getAsIntegral().getExtValue();
+    if (V >= 1 && V <= 1024)
+      return std::make_pair(P->getNameAsString(), V);
+  }
+  return std::nullopt;
+}
+
+bool settingMatches(const BlockDimSetting &S, const FunctionDecl *FD,
+                    const std::string &Name) {
+  if (S.Kernel.empty())
+    return true;
+  if (S.Kernel == Name)
+    return true;
+  // Without template arguments: every instantiation.
+  if (llvm::StringRef(S.Kernel).contains('<'))
+    return llvm::StringRef(S.Kernel).rtrim() ==
+           llvm::StringRef(Name).rtrim();
+  return FD->getName() == S.Kernel;
+}
+
+} // namespace
+
+std::vector<KernelConfig>
+findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
+            const std::function<bool(SourceLocation)> &Include) {
+  KernelCollector C(Ctx);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<KernelConfig> Out;
+  for (const FunctionDecl *FD : C.Kernels) {
+    if (!Include(FD->getLocation()))
+      continue;
+    std::string Name = kernelName(FD);
+    auto Add = [&](BlockShape Shape) {
+      Out.push_back({FD, Name, std::move(Shape)});
+    };
+    // 1. Command line (the last matching setting wins, as with flags).
+    const BlockDimSetting *Setting = nullptr;
+    for (const BlockDimSetting &S : Settings)
+      if (settingMatches(S, FD, Name))
+        Setting = &S;
+    if (Setting) {
+      Add({Setting->Dim, "--block-dim", {}});
+      continue;
+    }
+    // 2. Annotation.
+    SourceLocation AnnLoc;
+    if (auto D = annotatedShape(FD, SM, AnnLoc)) {
+      Add({*D, "annotation at " + locString(SM, AnnLoc), {}});
+      continue;
+    }
+    // 3. Launch sites.
+    auto LI = C.Launches.find(FD->getCanonicalDecl());
+    if (LI != C.Launches.end()) {
+      std::map<Dim3, SourceLocation> Shapes;
+      for (const auto &L : LI->second)
+        if (L.Shape && !Shapes.count(*L.Shape))
+          Shapes[*L.Shape] = L.Loc;
+      if (!Shapes.empty()) {
+        for (const auto &[D, Loc] : Shapes)
+          Add({D, "launch at " + locString(SM, Loc), {}});
+        continue;
+      }
+    }
+    // 4. __launch_bounds__.
+    if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
+      Expr::EvalResult R;
+      if (LB->getMaxThreads() &&
+          LB->getMaxThreads()->EvaluateAsInt(R, Ctx)) {
+        int64_t N = R.Val.getInt().getExtValue();
+        if (N >= 1 && N <= 1024) {
+          Add({Dim3{N, 1, 1},
+               "__launch_bounds__(" + std::to_string(N) + ")",
+               {"block of " + std::to_string(N) +
+                " x 1 x 1 threads assumed from __launch_bounds__(" +
+                std::to_string(N) + ")"}});
+          continue;
+        }
+      }
+    }
+    // 5. A template argument named as a block size.
+    if (auto T = templateBlockSize(FD)) {
+      Add({Dim3{T->second, 1, 1},
+           "template argument " + T->first,
+           {"block of " + std::to_string(T->second) +
+            " x 1 x 1 threads assumed from template argument " + T->first}});
+      continue;
+    }
+    Add({std::nullopt, "unknown",
+         {"block shape unknown: blockDim.x assumed a multiple of 32 "
+          "(give it with --block-dim or a launch in this file)"}});
+  }
+  return Out;
+}
+
+std::string dimText(const Dim3 &D) { return dimString(D); }
+
+} // namespace cal

@@ -1,0 +1,75 @@
+//===- KernelModel.h - The kernels of a translation unit and their blocks -===//
+//
+// Every __global__ function with a body, and every instantiation of a
+// template kernel separately (the same line can be fine in one instantiation
+// and wasteful in another). Each gets the block shape it runs with, from, in
+// order of precedence:
+//   1. the command line (--block-dim=[kernel=]X[,Y[,Z]]),
+//   2. an annotation comment on or just above the kernel:
+//        // cuda-access-lint: block-dim=16,16
+//   3. launch sites in the same translation unit (k<<<grid, block>>>, with
+//      constants, dim3 values, locals initialized once): one configuration
+//      per distinct shape,
+//   4. __launch_bounds__(N): an N x 1 x 1 block, stated as an assumption,
+//   5. a template argument named as a block size (BLOCK_SIZE, THREADS,
+//      kBlockDim, ...): X = its value, stated as an assumption,
+// else the default assumption: blockDim.x a multiple of 32, y and z unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_ANALYZER_KERNELMODEL_H
+#define CUDA_ACCESS_LINT_ANALYZER_KERNELMODEL_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cal {
+
+using Dim3 = std::array<int64_t, 3>;
+
+/// --block-dim: Kernel empty = every kernel; a name without template
+/// arguments matches all instantiations.
+struct BlockDimSetting {
+  std::string Kernel;
+  Dim3 Dim = {1, 1, 1};
+};
+
+/// Parses "X[,Y[,Z]]" or "XxYxZ", optionally prefixed "kernel=".
+std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
+                                                   std::string &Error);
+
+struct BlockShape {
+  std::optional<Dim3> Dim; ///< unknown: the default assumption
+  std::string Source;      ///< where the shape comes from, for people
+  /// Assumptions the shape itself rests on.
+  std::vector<std::string> Assumptions;
+};
+
+struct KernelConfig {
+  const clang::FunctionDecl *Decl = nullptr; ///< the instantiation
+  std::string Name;                          ///< "row_product<256, 16>"
+  BlockShape Shape;
+};
+
+/// The kernels defined in files that \p Include accepts, one configuration
+/// per (instantiation, block shape).
+std::vector<KernelConfig>
+findKernels(clang::ASTContext &Ctx,
+            const std::vector<BlockDimSetting> &Settings,
+            const std::function<bool(clang::SourceLocation)> &Include);
+
+/// "256", "16x16", "8x8x4".
+std::string dimText(const Dim3 &D);
+
+/// The kernel's name as reported: with template arguments for an
+/// instantiation.
+std::string kernelName(const clang::FunctionDecl *FD);
+
+} // namespace cal
+
+#endif

@@ -1,0 +1,145 @@
+//===- WarpModel.cpp ------------------------------------------------------===//
+
+#include "analyzer/WarpModel.h"
+
+#include "analyzer/Poly.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+
+namespace cal {
+
+unsigned sharedPhases(unsigned Bytes) {
+  if (Bytes <= 4)
+    return 1;
+  if (Bytes <= 8)
+    return 2;
+  return 4 * ((Bytes + 15) / 16);
+}
+
+namespace {
+
+/// Total length of the union of closed integer intervals.
+int64_t unionLength(std::vector<std::pair<int64_t, int64_t>> &Iv) {
+  std::sort(Iv.begin(), Iv.end());
+  int64_t Total = 0;
+  bool Open = false;
+  int64_t Lo = 0, Hi = 0;
+  for (auto &[A, B] : Iv) {
+    if (Open && A <= Hi + 1) {
+      Hi = std::max(Hi, B);
+      continue;
+    }
+    if (Open)
+      Total += Hi - Lo + 1;
+    Lo = A;
+    Hi = B;
+    Open = true;
+  }
+  if (Open)
+    Total += Hi - Lo + 1;
+  return Total;
+}
+
+/// Distinct sectors and bytes over the active lanes, group by group (groups
+/// never share a sector), for bases shifted by \p Shifts.
+Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
+                               const std::vector<int64_t> &Shifts) {
+  Footprint F;
+  uint8_t MaxGroup = 0;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (R.Active & (1u << L))
+      MaxGroup = std::max(MaxGroup, R.Group[L]);
+  std::vector<std::pair<int64_t, int64_t>> Bytes, Sectors;
+  for (unsigned G = 0; G <= MaxGroup; ++G) {
+    Bytes.clear();
+    Sectors.clear();
+    for (int64_t Shift : Shifts) {
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        if (!(R.Active & (1u << L)) || R.Group[L] != G)
+          continue;
+        int64_t Lo = Base + Shift + R.Offset[L];
+        int64_t Hi = Lo + R.BytesPerLane - 1;
+        Bytes.push_back({Lo, Hi});
+        Sectors.push_back({floorDiv(Lo, SectorBytes), floorDiv(Hi, SectorBytes)});
+      }
+    }
+    F.BytesUsed += static_cast<unsigned>(unionLength(Bytes));
+    F.Sectors += static_cast<unsigned>(unionLength(Sectors));
+  }
+  return F;
+}
+
+} // namespace
+
+RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
+  RequestCost C;
+  Footprint F = countSectorsAndBytes(R, BaseResidue, {0});
+  C.Sectors = F.Sectors;
+  C.BytesUsed = F.BytesUsed;
+
+  // Alignment of group 0's lowest address; vector alignment of every lane.
+  bool Any = false;
+  int64_t Lowest = 0;
+  bool OneGroup = true;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!(R.Active & (1u << L)))
+      continue;
+    if (R.Group[L] != 0) {
+      OneGroup = false;
+      continue;
+    }
+    int64_t A = BaseResidue + R.Offset[L];
+    if (!Any || A < Lowest)
+      Lowest = A;
+    Any = true;
+    if (R.BytesPerLane > 1 && (R.BytesPerLane & (R.BytesPerLane - 1)) == 0 &&
+        floorMod(A, R.BytesPerLane) != 0)
+      C.VectorAligned = false;
+  }
+  C.StartsAligned = Any && floorMod(Lowest, SectorBytes) == 0;
+
+  // Shared memory bank model, phase by phase.
+  if (!OneGroup)
+    return C;
+  unsigned Phases = sharedPhases(R.BytesPerLane);
+  unsigned LanesPerPhase = std::max(1u, WarpSize / Phases);
+  if (Phases > WarpSize)
+    LanesPerPhase = 1;
+  for (unsigned P = 0; P * LanesPerPhase < WarpSize; ++P) {
+    llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> WordsPerBank;
+    bool PhaseActive = false;
+    for (unsigned L = P * LanesPerPhase;
+         L < std::min<unsigned>(WarpSize, (P + 1) * LanesPerPhase); ++L) {
+      if (!(R.Active & (1u << L)))
+        continue;
+      PhaseActive = true;
+      int64_t Lo = BaseResidue + R.Offset[L];
+      int64_t Hi = Lo + R.BytesPerLane - 1;
+      for (int64_t W = floorDiv(Lo, BankWordBytes);
+           W <= floorDiv(Hi, BankWordBytes); ++W)
+        WordsPerBank[floorMod(W, BankCount)].insert(W);
+    }
+    if (!PhaseActive)
+      continue;
+    unsigned Max = 0;
+    for (auto &[Bank, Words] : WordsPerBank)
+      Max = std::max<unsigned>(Max, Words.size());
+    C.Wavefronts += Max;
+    C.IdealWavefronts += 1;
+  }
+  // An access wider than 16 bytes needs several wavefronts even when
+  // conflict-free: the minimum is the number of 128-byte rows it covers.
+  if (R.BytesPerLane > 16)
+    C.IdealWavefronts = std::max(C.IdealWavefronts, sharedPhases(R.BytesPerLane));
+  return C;
+}
+
+Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,
+                      const std::vector<int64_t> &BaseShift) {
+  return countSectorsAndBytes(R, BaseResidue, BaseShift);
+}
+
+} // namespace cal

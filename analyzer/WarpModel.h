@@ -1,0 +1,82 @@
+//===- WarpModel.h - What one warp-wide memory instruction costs ----------===//
+//
+// The hardware facts (DESIGN.md §3), as pure functions of the 32 lanes' byte
+// addresses:
+//
+//  - Global/constant: L1/L2 move 32-byte sectors. A request costs the number
+//    of distinct sectors its active lanes touch; utilization is the distinct
+//    bytes used over 32 x sectors. Example: bf16, lanes 32 bytes apart, 2 bytes
+//    each -> 32 sectors, 64 / 1024 = 6.25%.
+//  - Shared: 32 banks of 4-byte words. A request takes, per phase, as many
+//    wavefronts as the largest number of distinct words mapped to one bank
+//    (the same word read by several lanes is a broadcast). Accesses of 8 and
+//    16 bytes are served per half- and quarter-warp (2 and 4 phases), so 2
+//    and 4 wavefronts are their conflict-free minimum. Example: row stride of
+//    8 words (bf16 [256][16]) -> lanes 0, 4, 8, ... share a bank: 8-way.
+//
+// Lanes whose addresses differ by a symbolic amount (a runtime pitch) are in
+// different groups; groups are taken to be far apart (no shared sector, bank
+// relation unknown), which is what a large pitch gives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_ANALYZER_WARPMODEL_H
+#define CUDA_ACCESS_LINT_ANALYZER_WARPMODEL_H
+
+#include "analyzer/Values.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace cal {
+
+constexpr int64_t SectorBytes = 32;
+constexpr int64_t CacheLineBytes = 128;
+constexpr int64_t BankCount = 32;
+constexpr int64_t BankWordBytes = 4;
+
+/// One warp-wide access, with exact lane offsets.
+struct WarpRequest {
+  unsigned BytesPerLane = 4;
+  LaneMask Active = AllLanes;
+  /// Byte offset of each lane from the request's base (meaningful for active
+  /// lanes only).
+  std::array<int64_t, WarpSize> Offset{};
+  /// Lanes in different groups are a symbolic distance apart.
+  std::array<uint8_t, WarpSize> Group{};
+};
+
+/// What it costs, for one value of the base address.
+struct RequestCost {
+  unsigned Sectors = 0;        ///< distinct 32-byte sectors
+  unsigned BytesUsed = 0;      ///< distinct bytes the active lanes move
+  bool StartsAligned = false;  ///< lowest address of group 0 is 32-byte aligned
+  bool VectorAligned = true;   ///< every lane's address is a multiple of its size
+  /// Shared memory: wavefronts and the conflict-free minimum; 0/0 when the
+  /// lanes fall in several groups (bank relation unknown).
+  unsigned Wavefronts = 0;
+  unsigned IdealWavefronts = 0;
+};
+
+/// \p BaseResidue is the base address modulo 128 (any value >= 0; only its
+/// residue matters).
+RequestCost costOf(const WarpRequest &R, int64_t BaseResidue);
+
+/// Distinct sectors the union of several requests touches (footprint of a
+/// warp over loop iterations), and the distinct bytes they use. Each request
+/// is given with its own base residue; \p BaseShift[i] is the exact byte
+/// distance of request i's base from request 0's.
+struct Footprint {
+  unsigned Sectors = 0;
+  unsigned BytesUsed = 0;
+};
+Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,
+                      const std::vector<int64_t> &BaseShift);
+
+/// The number of phases a shared access of \p Bytes per lane is served in.
+unsigned sharedPhases(unsigned Bytes);
+
+} // namespace cal
+
+#endif

@@ -1,0 +1,146 @@
+//===- JsonReport.cpp -----------------------------------------------------===//
+
+#include "output/JsonReport.h"
+
+#include "output/Location.h"
+
+#include "clang/Lex/Lexer.h"
+
+#include <cmath>
+
+namespace cal {
+
+using nlohmann::json;
+
+json jsonNumber(double V) {
+  if (std::isnan(V) || std::isinf(V))
+    return nullptr;
+  double R = std::round(V);
+  if (std::abs(V - R) < 1e-9 && std::abs(R) < 9e15)
+    return static_cast<int64_t>(R);
+  double Scale = std::pow(10.0, 5 - std::floor(std::log10(std::abs(V))));
+  return std::round(V * Scale) / Scale;
+}
+
+namespace {
+
+template <typename T> json optNumber(const std::optional<T> &V) {
+  if (!V)
+    return nullptr;
+  return jsonNumber(static_cast<double>(*V));
+}
+
+} // namespace
+
+json metricsJson(const AccessFacts &F) {
+  json M;
+  M["bytes_per_lane"] = F.BytesPerLane;
+  M["active_lanes"] = F.ActiveLanes;
+  M["sectors_per_request"] = optNumber(F.SectorsPerRequest);
+  M["ideal_sectors_per_request"] = optNumber(F.IdealSectors);
+  M["sector_utilization"] = optNumber(F.SectorUtilization);
+  M["lane_stride_bytes"] = optNumber(F.LaneStrideBytes);
+  switch (F.Alignment) {
+  case AlignmentFact::Aligned:
+    M["aligned"] = true;
+    break;
+  case AlignmentFact::Misaligned:
+    M["aligned"] = false;
+    break;
+  default:
+    M["aligned"] = nullptr;
+  }
+  M["misalign_bytes"] = optNumber(F.MisalignBytes);
+  M["wavefronts_per_request"] = optNumber(F.WavefrontsPerRequest);
+  M["bank_conflict_ways"] = optNumber(F.BankConflictWays);
+  M["per_thread_contiguous_bytes"] = optNumber(F.PerThreadContiguousBytes);
+  M["footprint_utilization"] = optNumber(F.FootprintUtilization);
+  return M;
+}
+
+json accessJson(const AccessFacts &F, const AnalysisResult &R,
+                const clang::SourceManager &SM) {
+  json J;
+  Position P = positionOf(SM, F.E->getBeginLoc());
+  J["file"] = P.File;
+  J["line"] = P.Line;
+  J["column"] = P.Column;
+  J["kernel"] = R.Kernels[F.Kernel].Name;
+  J["array"] = F.Array;
+  J["space"] = spaceName(F.Space);
+  J["kind"] = accessKindName(F.Kind);
+  J["type"] = F.Type.getAsString();
+  J["bytes_per_lane"] = F.BytesPerLane;
+  J["active_lanes"] = F.ActiveLanes;
+  json M = metricsJson(F);
+  for (auto &[K, V] : M.items())
+    J[K] = V;
+  J["alignment"] = alignmentName(F.Alignment);
+  J["vector_aligned"] =
+      F.VectorAligned ? json(*F.VectorAligned) : json(nullptr);
+  J["sibling_run"] = F.SiblingRun;
+  json Loops = json::array();
+  for (const LoopFact &L : F.Loops) {
+    json LJ;
+    LJ["var"] = L.VarName.empty() ? json(nullptr) : json(L.VarName);
+    LJ["trip_count"] = optNumber(L.Trip);
+    LJ["stride_bytes"] = optNumber(L.StrideBytes);
+    Loops.push_back(LJ);
+  }
+  J["loops"] = Loops;
+  J["executions_per_warp"] = optNumber(F.ExecutionsPerWarp);
+  J["symbolic"] = F.Symbolic.empty() ? json(nullptr) : json(F.Symbolic);
+  J["assumptions"] = F.Assumptions;
+  J["unknown_reason"] =
+      F.AddressKnown ? json(nullptr) : json(F.UnknownReason);
+  if (!F.CallStack.empty()) {
+    json Via = json::array();
+    for (const clang::Expr *C : F.CallStack) {
+      Position CP = positionOf(SM, C->getBeginLoc());
+      Via.push_back(CP.File + ":" + std::to_string(CP.Line));
+    }
+    J["inlined_from"] = Via;
+  }
+  return J;
+}
+
+json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
+  json J;
+  Position P = positionOf(SM, K.Decl->getLocation());
+  J["file"] = P.File;
+  J["line"] = P.Line;
+  J["name"] = K.Name;
+  if (K.Shape.Dim)
+    J["block_dim"] = {(*K.Shape.Dim)[0], (*K.Shape.Dim)[1], (*K.Shape.Dim)[2]};
+  else
+    J["block_dim"] = nullptr;
+  J["block_dim_source"] = K.Shape.Source;
+  J["assumptions"] = K.Shape.Assumptions;
+  J["warps_enumerated"] = K.ConcreteWarps;
+  return J;
+}
+
+JsonReport::JsonReport() {
+  Doc["version"] = 1;
+  Doc["tool"] = {{"name", "cuda-access-lint"}, {"version", CAL_VERSION}};
+  Doc["files"] = json::array();
+  Doc["kernels"] = json::array();
+  Doc["findings"] = json::array();
+  Doc["accesses"] = json::array();
+}
+
+void JsonReport::write(llvm::raw_ostream &OS, bool WithAccesses) {
+  json Out = Doc;
+  if (!WithAccesses)
+    Out.erase("accesses");
+  unsigned ParseErrors = 0;
+  for (const json &F : Doc["files"])
+    ParseErrors += F.value("parse_errors", 0u);
+  Out["summary"] = {{"files", Doc["files"].size()},
+                    {"kernels", Doc["kernels"].size()},
+                    {"findings", Doc["findings"].size()},
+                    {"parse_errors", ParseErrors}};
+  OS << Out.dump(2) << "\n";
+}
+
+} // namespace cal
