@@ -117,6 +117,7 @@ def main():
     if not tool or not os.access(tool, os.X_OK):
         sys.exit("run_bench.py: no cuda-access-lint binary found; build it or "
                  "pass --tool")
+    tool = os.path.abspath(tool)  # the runs happen in each file's directory
     clang = shutil.which(args.clang)
     if not clang:
         sys.exit(f"run_bench.py: {args.clang} not found")
