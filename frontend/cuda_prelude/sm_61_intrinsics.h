@@ -1,0 +1,12 @@
+/*
+ * cuda-access-lint built-in CUDA prelude (mode B: no CUDA toolkit).
+ *
+ * Stub for the toolkit's <sm_61_intrinsics.h>: its contents are part of what nvcc makes
+ * implicitly available, which cuda_access_lint_prelude.h (force-included)
+ * already declares.
+ */
+#ifndef CUDA_ACCESS_LINT_STUB_SM_61_INTRINSICS_H
+#define CUDA_ACCESS_LINT_STUB_SM_61_INTRINSICS_H
+#pragma clang system_header
+#include "cuda_access_lint_prelude.h"
+#endif /* CUDA_ACCESS_LINT_STUB_SM_61_INTRINSICS_H */
