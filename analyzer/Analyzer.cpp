@@ -18,7 +18,11 @@
 
 #include "analyzer/WarpModel.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
@@ -45,7 +49,191 @@ const char *alignmentName(AlignmentFact A) {
   return "unknown";
 }
 
+void sortAccesses(ASTContext &Ctx, AnalysisResult &R);
+
 namespace {
+
+/// Whether a loop's iterations may run in any order: every variable from
+/// outside the loop that it writes is only accumulated with a commutative
+/// operator (+=, *=, min/max, ...) and read nowhere else in it, and it
+/// stores nothing to memory except per-thread arrays. A product along a row
+/// is order-free; a prefix product that writes each step back is not.
+class OrderFreeCheck {
+public:
+  explicit OrderFreeCheck(const Stmt *Body) : Body(Body) {
+    collectLocals(Body);
+  }
+
+  bool run() {
+    visit(Body);
+    for (const auto &[VD, N] : Reads)
+      if (Accumulated.count(VD))
+        return false;
+    return Ok;
+  }
+
+private:
+  void collectLocals(const Stmt *S) {
+    if (!S)
+      return;
+    if (auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (auto *VD = dyn_cast<VarDecl>(D))
+          Locals.insert(VD);
+    for (const Stmt *C : S->children())
+      collectLocals(C);
+  }
+
+  static const VarDecl *varOf(const Expr *E) {
+    if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return dyn_cast<VarDecl>(D->getDecl());
+    return nullptr;
+  }
+
+  /// A write to memory is order-free only into a per-thread array.
+  bool localArrayElement(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    while (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      E = A->getBase()->IgnoreParenImpCasts();
+    const VarDecl *VD = varOf(E);
+    return VD && VD->getType()->isArrayType() && VD->hasLocalStorage() &&
+           !VD->hasAttr<CUDASharedAttr>();
+  }
+
+  /// `v = v op x`, `v = op(v, x)` with a commutative op, v not in x.
+  bool accumulates(const VarDecl *V, const Expr *RHS) {
+    RHS = RHS->IgnoreParenImpCasts();
+    const Expr *Other = nullptr;
+    if (auto *B = dyn_cast<BinaryOperator>(RHS)) {
+      if (B->getOpcode() != BO_Add && B->getOpcode() != BO_Mul &&
+          B->getOpcode() != BO_And && B->getOpcode() != BO_Or &&
+          B->getOpcode() != BO_Xor)
+        return false;
+      if (varOf(B->getLHS()) == V)
+        Other = B->getRHS();
+      else if (varOf(B->getRHS()) == V)
+        Other = B->getLHS();
+    } else if (auto *C = dyn_cast<CallExpr>(RHS)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || C->getNumArgs() != 2 || !FD->getDeclName().isIdentifier())
+        return false;
+      llvm::StringRef N = FD->getName();
+      if (N != "max" && N != "min" && N != "fmaxf" && N != "fminf" &&
+          N != "fmax" && N != "fmin" && N != "__hmax" && N != "__hmin")
+        return false;
+      if (varOf(C->getArg(0)) == V)
+        Other = C->getArg(1);
+      else if (varOf(C->getArg(1)) == V)
+        Other = C->getArg(0);
+    }
+    if (!Other)
+      return false;
+    visit(Other);
+    return true;
+  }
+
+  void write(const Expr *LHS, bool Commutative) {
+    if (const VarDecl *V = varOf(LHS)) {
+      if (Locals.count(V))
+        return;
+      if (Commutative)
+        Accumulated.insert(V);
+      else
+        Ok = false;
+      return;
+    }
+    if (!localArrayElement(LHS))
+      Ok = false; // a store to global or shared memory
+    // The index expressions are reads.
+    for (const Stmt *C : LHS->children())
+      if (auto *E = dyn_cast_or_null<Expr>(C))
+        if (!varOf(E))
+          visit(E);
+  }
+
+  void visit(const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<GotoStmt>(S)) {
+      Ok = false;
+      return;
+    }
+    if (auto *B = dyn_cast<BinaryOperator>(S)) {
+      if (B->getOpcode() == BO_Assign) {
+        const VarDecl *V = varOf(B->getLHS());
+        if (V && !Locals.count(V)) {
+          if (!accumulates(V, B->getRHS()))
+            Ok = false;
+          else
+            Accumulated.insert(V);
+          return;
+        }
+        write(B->getLHS(), false);
+        visit(B->getRHS());
+        return;
+      }
+      if (auto *CA = dyn_cast<CompoundAssignOperator>(B)) {
+        BinaryOperatorKind Op = CA->getOpcode();
+        bool Comm = Op == BO_AddAssign || Op == BO_SubAssign ||
+                    Op == BO_MulAssign || Op == BO_AndAssign ||
+                    Op == BO_OrAssign || Op == BO_XorAssign;
+        write(CA->getLHS(), Comm);
+        visit(CA->getRHS());
+        return;
+      }
+    }
+    if (auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
+      OverloadedOperatorKind K = OC->getOperator();
+      if (OC->isAssignmentOp() && OC->getNumArgs() == 2) {
+        bool Comm = K == OO_PlusEqual || K == OO_MinusEqual ||
+                    K == OO_StarEqual;
+        const VarDecl *V = varOf(OC->getArg(0));
+        if (K == OO_Equal && V && !Locals.count(V)) {
+          if (!accumulates(V, OC->getArg(1)))
+            Ok = false;
+          else
+            Accumulated.insert(V);
+          return;
+        }
+        write(OC->getArg(0), Comm);
+        visit(OC->getArg(1));
+        return;
+      }
+    }
+    if (auto *U = dyn_cast<UnaryOperator>(S)) {
+      if (U->isIncrementDecrementOp()) {
+        write(U->getSubExpr(), true);
+        return;
+      }
+    }
+    if (auto *D = dyn_cast<DeclRefExpr>(S)) {
+      if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+        if (!Locals.count(VD))
+          ++Reads[VD];
+      return;
+    }
+    for (const Stmt *C : S->children())
+      visit(C);
+  }
+
+  const Stmt *Body;
+  bool Ok = true;
+  llvm::SmallPtrSet<const VarDecl *, 8> Locals, Accumulated;
+  llvm::DenseMap<const VarDecl *, unsigned> Reads;
+};
+
+bool isOrderFree(const Stmt *Loop) {
+  const Stmt *Body = nullptr;
+  if (auto *F = dyn_cast_or_null<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (auto *W = dyn_cast_or_null<WhileStmt>(Loop))
+    Body = W->getBody();
+  else if (auto *D = dyn_cast_or_null<DoStmt>(Loop))
+    Body = D->getBody();
+  if (!Body)
+    return false;
+  return OrderFreeCheck(Body).run();
+}
 
 constexpr int64_t MaxEnumeratedIterations = 256;
 constexpr size_t MaxResidueCombinations = 4096;
@@ -73,6 +261,7 @@ struct InstanceMetrics {
   unsigned Groups = 1;
   std::optional<int64_t> Contiguous;
   std::optional<double> Footprint;
+  std::optional<bool> RunStart16;
   std::vector<LoopFact> Loops;
   std::vector<std::string> Assumptions;
   unsigned ActiveLanes = 0;
@@ -144,8 +333,9 @@ std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
 class KernelAnalysis {
 public:
   KernelAnalysis(ASTContext &Ctx, const KernelConfig &KC, size_t KernelIndex,
-                 AnalysisResult &Result)
-      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result) {}
+                 AnalysisResult &Result, const AnalysisOptions &Opts)
+      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result),
+        Opts(Opts) {}
 
   void run();
 
@@ -156,14 +346,20 @@ private:
   void walk(const WarpInstance &W, std::vector<RawAccess> &Out,
             bool *NeedConcrete);
   InstanceMetrics measure(const RawAccess &A);
+  struct Sibling {
+    unsigned Run = 1;   ///< accesses in the hand-unrolled run
+    unsigned Index = 0; ///< this one's position in it
+    const Expr *Neighbour = nullptr;
+  };
   void linkSiblings(std::vector<RawAccess> &Raw,
-                    std::map<const RawAccess *, unsigned> &Run);
+                    std::map<const RawAccess *, Sibling> &Out);
   int64_t elementSizeOf(const RawAccess &A) const;
 
   ASTContext &Ctx;
   const KernelConfig &KC;
   size_t KernelIndex;
   AnalysisResult &Result;
+  const AnalysisOptions &Opts;
   SymbolTable Syms;
   llvm::DenseMap<const ParmVarDecl *, AbsValue> Params;
   std::vector<std::string> ShapeAssumptions;
@@ -314,6 +510,8 @@ std::vector<WarpInstance> KernelAnalysis::concreteInstances() {
 void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
                           bool *NeedConcrete) {
   Interpreter I(Ctx, Syms, W, *Result.Regions, Out);
+  if (!Opts.Padding.empty())
+    I.setPadding(&Opts.Padding);
   I.run(KC.Decl, Params);
   if (NeedConcrete)
     *NeedConcrete = I.needsConcreteWarps();
@@ -485,10 +683,38 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     M.IdealWavefronts /= TotalW;
   }
 
+  // Where each lane's run starts (the innermost loop's first iteration),
+  // modulo 16 bytes: what a 16-byte vector load of the run needs.
+  if (M.Groups == 1 && A.Region->BaseAlign >= 16) {
+    std::optional<Poly> B0 = Base;
+    if (!A.Loops.empty())
+      B0 = Base.substitute(A.Loops.back().Sym, 0);
+    bool Ex = false;
+    std::vector<std::string> Ignored;
+    std::vector<ResidueCase> C16;
+    if (B0)
+      C16 = residues(*B0, Syms, 16, Ex, Ignored);
+    if (B0 && Ex) {
+      unsigned Good = 0, Bad = 0;
+      for (const ResidueCase &C : C16) {
+        bool All = true;
+        for (unsigned L = 0; L < WarpSize; ++L)
+          if ((A.Active & (1u << L)) && floorMod(C.Residue + Req.Offset[L], 16))
+            All = false;
+        (All ? Good : Bad) += 1;
+      }
+      if (Bad == 0)
+        M.RunStart16 = true;
+      else if (Good == 0)
+        M.RunStart16 = false;
+    }
+  }
+
   // Loops: how the address moves per iteration, contiguity and footprint.
   for (const LoopRef &L : A.Loops) {
     LoopFact F;
     F.Loop = L.Loop;
+    F.OrderFree = isOrderFree(L.Loop);
     F.VarName = L.VarName;
     F.Trip = L.Trip;
     std::optional<int64_t> Delta;
@@ -551,9 +777,11 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
 }
 
 /// Accesses of one array in the same iteration whose lanes' addresses are
-/// exactly one access apart (x[4*i], x[4*i+1], ...): hand-unrolled runs.
+/// exactly one access apart (x[4*i], x[4*i+1], ...): hand-unrolled runs;
+/// and, for each access, a neighbour in the same iteration a few bytes away
+/// (a stencil's in[i-1], in[i], in[i+1]).
 void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
-                                  std::map<const RawAccess *, unsigned> &Run) {
+                                  std::map<const RawAccess *, Sibling> &Out) {
   auto SameLoops = [](const RawAccess &A, const RawAccess &B) {
     if (A.Loops.size() != B.Loops.size())
       return false;
@@ -562,38 +790,51 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
         return false;
     return true;
   };
+  /// The constant distance from A to B, the same for every lane.
+  auto Distance = [](const RawAccess &A, const RawAccess &B)
+      -> std::optional<int64_t> {
+    std::optional<int64_t> Dist;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      auto D = Poly::sub(B.Offset->lane(L), A.Offset->lane(L));
+      if (!D || !D->asConstant() || (Dist && *Dist != *D->asConstant()))
+        return std::nullopt;
+      Dist = D->asConstant();
+    }
+    return Dist;
+  };
   for (size_t I = 0; I < Raw.size(); ++I) {
     const RawAccess &A = Raw[I];
+    Sibling &S = Out[&A];
     if (!A.Offset)
       continue;
-    // Walk the chain forward and backward from A.
-    unsigned Count = 1;
-    for (int Dir : {1, -1}) {
-      const RawAccess *Cur = &A;
-      for (unsigned Step = 0; Step < 16; ++Step) {
-        const RawAccess *Next = nullptr;
-        for (const RawAccess &B : Raw) {
-          if (&B == Cur || !B.Offset || B.Region != A.Region ||
-              B.Kind != A.Kind || B.Bytes != A.Bytes || !SameLoops(A, B))
-            continue;
-          bool Adjacent = true;
-          for (unsigned L = 0; L < WarpSize && Adjacent; ++L) {
-            auto D = Poly::sub(B.Offset->lane(L), Cur->Offset->lane(L));
-            Adjacent = D && D->asConstant() &&
-                       *D->asConstant() == Dir * int64_t(A.Bytes);
-          }
-          if (Adjacent) {
-            Next = &B;
-            break;
-          }
-        }
-        if (!Next)
-          break;
-        ++Count;
-        Cur = Next;
-      }
+    std::vector<std::pair<int64_t, const RawAccess *>> Near;
+    for (const RawAccess &B : Raw) {
+      if (&B == &A || !B.Offset || B.Region != A.Region ||
+          B.Bytes != A.Bytes || !SameLoops(A, B))
+        continue;
+      auto D = Distance(A, B);
+      if (!D || *D == 0)
+        continue;
+      if (B.Kind == A.Kind)
+        Near.push_back({*D, &B});
+      if (B.Kind != AccessKind::Store && A.Kind != AccessKind::Store &&
+          std::abs(*D) < SectorBytes && !S.Neighbour)
+        S.Neighbour = B.E;
     }
-    Run[&A] = Count;
+    // The chain through A in steps of one access.
+    auto Has = [&](int64_t D) {
+      for (auto &[Dist, B] : Near)
+        if (Dist == D)
+          return true;
+      return false;
+    };
+    unsigned Before = 0, After = 0;
+    while (Before < 16 && Has(-int64_t(Before + 1) * A.Bytes))
+      ++Before;
+    while (After < 16 && Has(int64_t(After + 1) * A.Bytes))
+      ++After;
+    S.Run = Before + After + 1;
+    S.Index = Before;
   }
 }
 
@@ -647,11 +888,13 @@ void KernelAnalysis::run() {
     double Weight = 0;
     std::vector<std::pair<InstanceMetrics, double>> Parts;
     unsigned Run = 1;
+    unsigned Index = 0;
+    const Expr *Neighbour = nullptr;
   };
   std::map<AccessKey, Agg> ByKey;
   std::vector<AccessKey> Order;
   for (size_t WI = 0; WI < Walks.size(); ++WI) {
-    std::map<const RawAccess *, unsigned> Runs;
+    std::map<const RawAccess *, Sibling> Runs;
     linkSiblings(Walks[WI], Runs);
     for (const RawAccess &A : Walks[WI]) {
       AccessKey K = keyOf(A);
@@ -662,7 +905,13 @@ void KernelAnalysis::run() {
       }
       It->second.Parts.push_back({measure(A), Weights[WI]});
       It->second.Weight += Weights[WI];
-      It->second.Run = std::max(It->second.Run, Runs[&A]);
+      const Sibling &Sib = Runs[&A];
+      if (Sib.Run >= It->second.Run) {
+        It->second.Run = Sib.Run;
+        It->second.Index = Sib.Index;
+      }
+      if (!It->second.Neighbour)
+        It->second.Neighbour = Sib.Neighbour;
     }
   }
 
@@ -681,6 +930,8 @@ void KernelAnalysis::run() {
     F.Type = A.Type;
     F.BytesPerLane = A.Bytes;
     F.SiblingRun = G.Run;
+    F.SiblingIndex = G.Index;
+    F.Neighbour = G.Neighbour;
     F.Assumptions = KC.Shape.Assumptions;
     for (const std::string &S : ShapeAssumptions)
       F.Assumptions.push_back(S);
@@ -777,6 +1028,10 @@ void KernelAnalysis::run() {
         }
       }
       F.PerThreadContiguousBytes = Contig;
+      F.RunStartAligned16 = M0.RunStart16;
+      for (auto &[M, Wt] : G.Parts)
+        if (M.RunStart16 != M0.RunStart16)
+          F.RunStartAligned16.reset();
       F.FootprintUtilization = Foot;
     }
     double Execs = 1;
@@ -796,6 +1051,25 @@ void KernelAnalysis::run() {
       F.Symbolic = Syms.str(DI->second->Offset->lane(0),
                             elementSizeOf(*DI->second));
       F.StrideTerm = DI->second->StrideTerm;
+      // The warp-uniform part, in elements.
+      Poly Uniform;
+      for (const Poly::Term &T : DI->second->Offset->lane(0).terms()) {
+        bool PerThread = false;
+        for (SymbolId S : T.Mono) {
+          SymbolKind SK = Syms.get(S).Kind;
+          PerThread = PerThread || SK == SymbolKind::ThreadIdx ||
+                      SK == SymbolKind::LoopVar || SK == SymbolKind::LoopIter;
+        }
+        if (!PerThread)
+          if (auto Sum = Poly::add(Uniform, Poly::term(T.Mono, T.Coeff)))
+            Uniform = *Sum;
+      }
+      if (auto Sum = Poly::add(Uniform,
+                               Poly(DI->second->Offset->lane(0).constant())))
+        Uniform = *Sum;
+      int64_t Elem = elementSizeOf(*DI->second);
+      if (auto Idx = Uniform.divideExact(Elem > 0 ? Elem : 1))
+        F.BaseElementIndex = Syms.str(*Idx);
     }
     (void)SM;
     Result.Accesses.push_back(std::move(F));
@@ -820,9 +1094,25 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
     KI.Name = KC.Name;
     KI.Shape = KC.Shape;
     R.Kernels.push_back(KI);
-    KernelAnalysis(Ctx, KC, R.Kernels.size() - 1, R).run();
+    KernelAnalysis(Ctx, KC, R.Kernels.size() - 1, R, Opts).run();
   }
-  // Source order, then kernel, then kind.
+  sortAccesses(Ctx, R);
+  return R;
+}
+
+AnalysisResult analyzeKernel(ASTContext &Ctx, const KernelInfo &Kernel,
+                             const AnalysisOptions &Opts) {
+  AnalysisResult R;
+  R.Regions = std::make_shared<std::deque<MemRegion>>();
+  R.Kernels.push_back(Kernel);
+  KernelConfig KC{Kernel.Decl, Kernel.Name, Kernel.Shape};
+  KernelAnalysis(Ctx, KC, 0, R, Opts).run();
+  sortAccesses(Ctx, R);
+  return R;
+}
+
+void sortAccesses(ASTContext &Ctx, AnalysisResult &R) {
+  // Source order, then kernel.
   const SourceManager &SM = Ctx.getSourceManager();
   std::stable_sort(R.Accesses.begin(), R.Accesses.end(),
                    [&](const AccessFacts &A, const AccessFacts &B) {
@@ -832,7 +1122,6 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
                        return SM.isBeforeInTranslationUnit(LA, LB);
                      return A.Kernel < B.Kernel;
                    });
-  return R;
 }
 
 } // namespace cal

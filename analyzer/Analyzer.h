@@ -30,6 +30,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct AnalysisOptions {
   std::vector<BlockDimSetting> BlockDims;
   /// Which kernels to analyze, by the location of their definition.
   std::function<bool(clang::SourceLocation)> IncludeKernel;
+  /// Hypothetical padding of arrays' innermost dimension, in elements (what
+  /// a padding fix would give).
+  std::map<const clang::VarDecl *, int64_t> Padding;
 };
 
 struct KernelInfo {
@@ -61,6 +65,9 @@ struct LoopFact {
   /// Bytes this access's address moves per iteration (the same for every
   /// lane), when known.
   std::optional<int64_t> StrideBytes;
+  /// The iterations can run in any order: the loop only accumulates into
+  /// scalars with commutative operators and stores nothing to memory.
+  bool OrderFree = false;
 };
 
 struct AccessFacts {
@@ -112,6 +119,17 @@ struct AccessFacts {
   /// Other accesses of the same array, same iteration, that continue this
   /// lane's run (unrolled by hand): their count including this one.
   unsigned SiblingRun = 1;
+  unsigned SiblingIndex = 0; ///< this access's place in that run
+  /// A load of the same array in the same iteration less than a sector
+  /// away (a stencil's neighbour): it shares this access's sectors.
+  const clang::Expr *Neighbour = nullptr;
+  /// At the innermost loop's first iteration, every lane's address is a
+  /// multiple of 16 bytes (what a 16-byte vector load of the thread's run
+  /// needs); unset when not known.
+  std::optional<bool> RunStartAligned16;
+  /// The element index of the warp-uniform part of the address
+  /// (`4096*blockIdx.x`), for suggested code.
+  std::string BaseElementIndex;
 
   // For people.
   std::string Symbolic;
@@ -130,6 +148,10 @@ struct AnalysisResult {
 };
 
 AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisOptions &Opts);
+
+/// The facts of one kernel configuration only (as analyze() reports it).
+AnalysisResult analyzeKernel(clang::ASTContext &Ctx, const KernelInfo &Kernel,
+                             const AnalysisOptions &Opts);
 
 const char *alignmentName(AlignmentFact A);
 

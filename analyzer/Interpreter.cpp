@@ -117,6 +117,7 @@ struct Interpreter::Impl {
   /// thread and whose other side is a constant other than 1.
   llvm::DenseMap<const Expr *, int64_t> ThreadScaledMuls;
   static constexpr unsigned MaxInlineDepth = 8;
+  const std::map<const VarDecl *, int64_t> *Padding = nullptr;
 
   Impl(ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -791,13 +792,44 @@ struct Interpreter::Impl {
     return LValue::unknown("not a variable");
   }
 
+  /// The size of \p ElemT, a sub-array (or element) of the region's
+  /// declared array, under the hypothetical padding of its innermost
+  /// dimension.
+  std::optional<int64_t> elementSize(QualType ElemT, const MemRegion *R) {
+    if (!Padding || !R || !R->Decl)
+      return sizeOf(ElemT);
+    auto It = Padding->find(dyn_cast<VarDecl>(R->Decl));
+    if (It == Padding->end())
+      return sizeOf(ElemT);
+    std::vector<int64_t> Dims;
+    QualType T = R->DeclType;
+    while (const auto *CA = Ctx.getAsConstantArrayType(T)) {
+      Dims.push_back(CA->getSize().getSExtValue());
+      T = CA->getElementType();
+    }
+    auto Elem = sizeOf(T);
+    if (Dims.empty() || !Elem)
+      return sizeOf(ElemT);
+    Dims.back() += It->second;
+    size_t Depth = 0;
+    for (QualType E = ElemT; const auto *CA = Ctx.getAsConstantArrayType(E);
+         E = CA->getElementType())
+      ++Depth;
+    if (Depth > Dims.size())
+      return sizeOf(ElemT);
+    int64_t Size = *Elem;
+    for (size_t I = Dims.size() - Depth; I < Dims.size(); ++I)
+      Size *= Dims[I];
+    return Size;
+  }
+
   LValue offsetBy(const AbsValue &Base, const AbsValue &Idx, QualType ElemT,
                   const Expr *IdxExpr) {
     LValue L;
     L.K = LValue::Memory;
     L.Region = Base.Region;
     L.Type = ElemT;
-    auto Size = sizeOf(ElemT);
+    auto Size = elementSize(ElemT, Base.Region);
     if (!Idx.isInt() || !Size) {
       L.Why = Idx.Why.empty() ? "index `" + text(IdxExpr) + "` unknown"
                               : Idx.Why;
@@ -2332,6 +2364,11 @@ void Interpreter::run(
 }
 
 bool Interpreter::needsConcreteWarps() const { return P->NeedConcrete; }
+
+void Interpreter::setPadding(
+    const std::map<const clang::VarDecl *, int64_t> *Padding) {
+  P->Padding = Padding;
+}
 
 AbsValue Interpreter::evalHostExpr(ASTContext &Ctx, const Expr *E,
                                    const FunctionDecl *Enclosing) {

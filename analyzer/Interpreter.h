@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,10 @@ public:
               const WarpInstance &Warp, std::deque<MemRegion> &Regions,
               std::vector<RawAccess> &Out);
   ~Interpreter();
+
+  /// Hypothetical padding: the innermost dimension of these arrays is taken
+  /// as larger by the given number of elements (for the padding fix-it).
+  void setPadding(const std::map<const clang::VarDecl *, int64_t> *Padding);
 
   /// Evaluates \p Kernel's body. Integer parameters become the symbols given
   /// in \p ParamSymbols (shared by every instance of one analysis).

@@ -1,6 +1,6 @@
 # Writes OUTPUT: one `{"relative/name", R"...(contents)..."},` entry per file
 # under DIR matching *.h (recursively). Run as `cmake -DDIR=... -DOUTPUT=... -P`.
-file(GLOB_RECURSE files RELATIVE "${DIR}" "${DIR}/*.h")
+file(GLOB_RECURSE files RELATIVE "${DIR}" "${DIR}/*.h" "${DIR}/*.hpp")
 list(SORT files)
 set(out "// Generated from ${DIR} by cmake/EmbedFiles.cmake. Do not edit.\n")
 foreach(f IN LISTS files)

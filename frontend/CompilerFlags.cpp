@@ -257,7 +257,7 @@ void parseGencode(TranslatedFlags &Out, llvm::StringRef Value) {
     Cur.push_back(C);
   }
   Items.push_back(Cur);
-  bool SawCode = false;
+  bool SawCode = false, AddedReal = false;
   for (llvm::StringRef Item : Items) {
     auto [Key, Val] = Item.split('=');
     Key = Key.trim();
@@ -269,12 +269,14 @@ void parseGencode(TranslatedFlags &Out, llvm::StringRef Value) {
       llvm::SmallVector<llvm::StringRef, 4> Codes;
       Val.split(Codes, ',', -1, false);
       for (llvm::StringRef C : Codes)
-        if (C.trim().starts_with("sm_"))
+        if (C.trim().starts_with("sm_")) {
           addArch(Out, C);
+          AddedReal = true;
+        }
     }
   }
   // code=compute_XX only (PTX): the arch itself is what gets compiled.
-  if (!SawCode || Out.Archs.empty())
+  if (!SawCode || !AddedReal)
     addArch(Out, ArchPart);
 }
 
@@ -296,7 +298,12 @@ private:
 void Translator::addHostFlags(llvm::StringRef Value, TranslatedFlags &Out) {
   llvm::SmallVector<llvm::StringRef, 8> Parts;
   Value.trim("\"'").split(Parts, ',', -1, false);
-  for (llvm::StringRef P : Parts) {
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 8> Words;
+  for (llvm::StringRef Part : Parts)
+    llvm::cl::TokenizeGNUCommandLine(Part, Saver, Words);
+  for (llvm::StringRef P : Words) {
     P = P.trim();
     // MSVC-style host flags (/W4, /MD) mean nothing to a device-side parse.
     if (P.empty() || P.starts_with("/"))
@@ -339,6 +346,11 @@ llvm::Error Translator::run(llvm::ArrayRef<std::string> Args,
     if (!Arg.starts_with("-") || Arg == "-") {
       Out.Inputs.push_back(Arg.str());
       continue;
+    }
+    if (Arg == "--") { // the rest are input files
+      for (++I; I < Args.size(); ++I)
+        Out.Inputs.push_back(Args[I]);
+      break;
     }
     // nvcc: "-name", "--name", "-name=value", "--name=value", "-name value".
     llvm::StringRef Body = Arg.drop_while([](char C) { return C == '-'; });

@@ -16,6 +16,8 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #ifndef CAL_CLANG_RESOURCE_DIR
@@ -166,6 +168,26 @@ std::string pickArch(const std::vector<std::string> &Archs) {
   return Best;
 }
 
+/// Loads a compile_commands.json. The JSON is checked first: clang's loader
+/// parses it with a YAML parser that prints its own multi-line diagnostics to
+/// stderr, and then reports a misleading "Missing key".
+std::unique_ptr<CompilationDatabase> loadJsonDatabase(llvm::StringRef Path,
+                                                      std::string &Err) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer) {
+    Err = Buffer.getError().message();
+    return nullptr;
+  }
+  if (llvm::Expected<llvm::json::Value> V =
+          llvm::json::parse((*Buffer)->getBuffer());
+      !V) {
+    Err = "not valid JSON: " + llvm::toString(V.takeError());
+    return nullptr;
+  }
+  return clang::tooling::JSONCompilationDatabase::loadFromFile(
+      Path, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+}
+
 } // namespace
 
 struct Frontend::Impl {
@@ -211,8 +233,7 @@ bool Frontend::Impl::loadBuildDatabase() {
     return false;
   }
   std::string Err;
-  auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
-      Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto Base = loadJsonDatabase(Json, Err);
   if (!Base) {
     error("cannot read compilation database '" + Json + "': " + Err);
     return false;
@@ -244,8 +265,7 @@ Frontend::Impl::databaseFor(llvm::StringRef File) {
     llvm::sys::path::append(Json, "compile_commands.json");
     if (llvm::sys::fs::exists(Json)) {
       std::string Err;
-      auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
-          Json, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      auto Base = loadJsonDatabase(Json, Err);
       if (!Base)
         return llvm::createStringError(
             std::errc::invalid_argument,
@@ -457,8 +477,13 @@ FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
     }
     SingleCommandDatabase DB(*Cmd);
     clang::tooling::ClangTool Tool(DB, {Abs});
-    for (const BuiltinHeader &H : builtinHeaders())
-      Tool.mapVirtualFile((BuiltinIncludeDir + "/" + H.Name).str(), H.Contents);
+    // ClangTool keeps the StringRefs it is given: the paths must outlive it.
+    std::vector<std::string> VirtualPaths;
+    VirtualPaths.reserve(builtinHeaders().size());
+    for (const BuiltinHeader &H : builtinHeaders()) {
+      VirtualPaths.push_back((BuiltinIncludeDir + "/" + H.Name).str());
+      Tool.mapVirtualFile(VirtualPaths.back(), H.Contents);
+    }
     Tool.setPrintErrorMessage(false);
     CountingDiagnosticConsumer Counter(ClangDiagnostics, P->Opts.Color);
     Tool.setDiagnosticConsumer(&Counter);

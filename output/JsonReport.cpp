@@ -104,6 +104,55 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
   return J;
 }
 
+json findingJson(const Finding &F, clang::ASTContext &Ctx) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  json J;
+  Position B = positionOf(SM, F.Range.getBegin());
+  Position E = endPositionOf(SM, Ctx.getLangOpts(), F.Range.getEnd());
+  J["rule"] = F.Rule;
+  J["severity"] = severityName(F.Sev);
+  J["file"] = B.File;
+  J["line"] = B.Line;
+  J["column"] = B.Column;
+  J["end_line"] = E.valid() ? E.Line : B.Line;
+  J["end_column"] = E.valid() ? E.Column : B.Column;
+  J["kernel"] = F.Kernel;
+  J["array"] = F.Array;
+  J["message"] = F.Message;
+  J["metrics"] = F.Facts ? metricsJson(*F.Facts) : json::object();
+  json Notes = F.Notes;
+  for (const LocatedNote &N : F.LocatedNotes) {
+    Position P = positionOf(SM, N.Loc);
+    Notes.push_back(P.File + ":" + std::to_string(P.Line) + ":" +
+                    std::to_string(P.Column) + ": " + N.Message);
+  }
+  J["notes"] = Notes;
+  json Fixes = json::array();
+  for (const Fix &X : F.Fixes) {
+    json FJ;
+    FJ["kind"] = fixKindName(X.Kind);
+    FJ["applicability"] = applicabilityName(X.Apply);
+    FJ["description"] = X.Description;
+    if (!X.Code.empty())
+      FJ["code"] = X.Code;
+    json Reps = json::array();
+    for (const Edit &Ed : X.Edits) {
+      Position RB = positionOf(SM, Ed.Range.getBegin());
+      Position RE = positionOf(SM, Ed.Range.getEnd());
+      Reps.push_back({{"file", RB.File},
+                      {"offset", RB.Offset},
+                      {"length", RE.Offset - RB.Offset},
+                      {"line", RB.Line},
+                      {"column", RB.Column},
+                      {"text", Ed.Text}});
+    }
+    FJ["replacements"] = Reps;
+    Fixes.push_back(FJ);
+  }
+  J["fixes"] = Fixes;
+  return J;
+}
+
 json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
   json J;
   Position P = positionOf(SM, K.Decl->getLocation());

@@ -9,6 +9,7 @@
 #define CUDA_ACCESS_LINT_OUTPUT_JSONREPORT_H
 
 #include "analyzer/Analyzer.h"
+#include "rules/Rule.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,6 +28,9 @@ nlohmann::json accessJson(const AccessFacts &F, const AnalysisResult &R,
 
 /// One kernel record (the `kernels` array).
 nlohmann::json kernelJson(const KernelInfo &K, const clang::SourceManager &SM);
+
+/// One finding (the `findings` array).
+nlohmann::json findingJson(const Finding &F, clang::ASTContext &Ctx);
 
 /// The metrics of an access, as findings carry them.
 nlohmann::json metricsJson(const AccessFacts &F);

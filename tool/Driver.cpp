@@ -5,6 +5,10 @@
 #include "analyzer/Analyzer.h"
 #include "frontend/Frontend.h"
 #include "output/JsonReport.h"
+#include "output/TextReport.h"
+#include "rules/Registry.h"
+#include "rules/Suppression.h"
+#include "tool/FixApplier.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -95,6 +99,25 @@ cl::list<std::string> BlockDims(
              "kernel name, for every kernel (repeatable)"),
     cl::value_desc("[kernel=]X,Y,Z"), cl::cat(Category));
 
+cl::opt<std::string> Checks(
+    "checks",
+    cl::desc("Rules to run, clang-tidy style: a comma-separated list of\n"
+             "globs, '-' to disable (\"-*,shared-bank-conflict\")"),
+    cl::value_desc("globs"), cl::cat(Category));
+cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),
+                        cl::cat(Category));
+cl::opt<std::string> RuleDoc(
+    "rule-doc",
+    cl::desc("Print a rule's documentation (docs/rules/<id>.md) and exit"),
+    cl::value_desc("rule-id"), cl::cat(Category));
+cl::opt<bool> ApplyFixes(
+    "fix", cl::desc("Apply the machine-applicable fixes in place (atomically)"),
+    cl::cat(Category));
+cl::opt<bool> Explain(
+    "explain",
+    cl::desc("Text output: print the analyzer's facts at every access"),
+    cl::cat(Category));
+
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-access-lint version " << CAL_VERSION << "\n"
      << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
@@ -142,6 +165,34 @@ int runDriver(int argc, const char **argv) {
     return ExitUsageError;
   }
 
+  if (ListRules) {
+    for (const auto &R : allRules()) {
+      const RuleInfo &I = R->info();
+      llvm::outs() << I.Id << " (" << severityName(I.DefaultSeverity) << ", "
+                   << applicabilityName(I.FixApplicability) << " fix)\n    "
+                   << I.Summary << "\n";
+    }
+    return ExitClean;
+  }
+  if (!RuleDoc.empty()) {
+    const Rule *R = findRule(RuleDoc);
+    if (!R) {
+      llvm::errs() << "cuda-access-lint: error: no rule '" << RuleDoc
+                   << "' (see --list-rules)\n";
+      return ExitUsageError;
+    }
+    llvm::outs() << ruleDoc(*R);
+    return ExitClean;
+  }
+  std::string SelectionError;
+  std::optional<RuleSelection> Selection =
+      RuleSelection::parse(Checks, SelectionError);
+  if (!Selection) {
+    llvm::errs() << "cuda-access-lint: error: --checks: " << SelectionError
+                 << "\n";
+    return ExitUsageError;
+  }
+
   bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
                                               : llvm::outs().has_colors();
 
@@ -174,17 +225,49 @@ int runDriver(int argc, const char **argv) {
     return ExitUsageError;
 
   JsonReport Json;
+  FixApplier Fixer;
+  unsigned Failing = 0, Reported = 0;
   FrontendStats Stats = FE.run(
       [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
           const ParsedFile &File) {
         const clang::SourceManager &SM = Ctx.getSourceManager();
         AnalysisResult R = analyze(Ctx, AO);
+        RuleContext RC(Ctx, R, AO);
+        std::vector<Finding> Findings;
+        for (const auto &Rule : allRules())
+          if (Selection->enabled(Rule->info().Id))
+            Rule->check(RC, Findings);
+        llvm::erase_if(Findings, [&](const Finding &F) {
+          return isSuppressed(SM, F.Range.getBegin(), F.Rule);
+        });
+        std::stable_sort(Findings.begin(), Findings.end(),
+                         [&](const Finding &A, const Finding &B) {
+                           auto LA = SM.getExpansionLoc(A.Range.getBegin());
+                           auto LB = SM.getExpansionLoc(B.Range.getBegin());
+                           return LA != LB && SM.isBeforeInTranslationUnit(LA, LB);
+                         });
+        for (const Finding &F : Findings) {
+          ++Reported;
+          if (F.Sev != Severity::Note)
+            ++Failing;
+          if (ApplyFixes)
+            Fixer.add(F, SM);
+        }
+        if (Format == OutputFormat::Text) {
+          printFindings(Ctx, Findings, llvm::outs(), Colored);
+          if (Explain)
+            printAccessFacts(Ctx, R, llvm::outs(), Colored);
+          llvm::outs().flush();
+          return;
+        }
         Json.files().push_back({{"file", File.Path},
                                 {"arch", File.Arch},
                                 {"parse_errors", File.ParseErrors},
                                 {"builtin_prelude", File.UsesBuiltinPrelude}});
         for (const KernelInfo &K : R.Kernels)
           Json.kernels().push_back(kernelJson(K, SM));
+        for (const Finding &F : Findings)
+          Json.findings().push_back(findingJson(F, Ctx));
         if (Accesses)
           for (const AccessFacts &F : R.Accesses)
             Json.accesses().push_back(accessJson(F, R, SM));
@@ -193,12 +276,14 @@ int runDriver(int argc, const char **argv) {
 
   if (Format == OutputFormat::Json)
     Json.write(llvm::outs(), Accesses);
+  if (ApplyFixes && Fixer.applyAll(llvm::errs(), llvm::errs()) < 0)
+    return ExitUsageError;
 
   if (Stats.FilesFailed > 0)
     return ExitUsageError;
   if (Stats.FilesWithErrors > 0)
     return ExitParseError;
-  return ExitClean;
+  return Failing > 0 ? ExitFindings : ExitClean;
 }
 
 } // namespace cal

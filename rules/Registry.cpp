@@ -1,0 +1,107 @@
+//===- Registry.cpp - Every rule, listed explicitly -----------------------===//
+
+#include "rules/Registry.h"
+
+#include "rules/BlockedStride.h"
+#include "rules/MisalignedAccess.h"
+#include "rules/MissingVectorization.h"
+#include "rules/SharedBankConflict.h"
+
+#include "llvm/Support/GlobPattern.h"
+
+namespace cal {
+
+const std::vector<std::unique_ptr<Rule>> &allRules() {
+  static const std::vector<std::unique_ptr<Rule>> Rules = [] {
+    std::vector<std::unique_ptr<Rule>> R;
+    R.push_back(std::make_unique<BlockedStride>());
+    R.push_back(std::make_unique<MissingVectorization>());
+    R.push_back(std::make_unique<MisalignedAccess>());
+    R.push_back(std::make_unique<SharedBankConflict>());
+    return R;
+  }();
+  return Rules;
+}
+
+llvm::StringRef canonicalRuleId(llvm::StringRef Id) {
+  Id = Id.trim();
+  Id.consume_front("cuda-");
+  return Id;
+}
+
+const Rule *findRule(llvm::StringRef Id) {
+  Id = canonicalRuleId(Id);
+  for (const auto &R : allRules())
+    if (R->info().Id == Id)
+      return R.get();
+  return nullptr;
+}
+
+std::optional<RuleSelection> RuleSelection::parse(llvm::StringRef Spec,
+                                                  std::string &Error) {
+  RuleSelection S;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Spec.split(Parts, ',', -1, false);
+  for (llvm::StringRef P : Parts) {
+    P = P.trim();
+    if (P.empty())
+      continue;
+    bool Enable = !P.consume_front("-");
+    std::string Glob = canonicalRuleId(P).str();
+    auto G = llvm::GlobPattern::create(Glob);
+    if (!G) {
+      Error = "invalid pattern '" + P.str() + "'";
+      llvm::consumeError(G.takeError());
+      return std::nullopt;
+    }
+    bool Any = false;
+    for (const auto &R : allRules())
+      Any = Any || G->match(R->info().Id);
+    if (!Any) {
+      Error = "'" + P.str() + "' matches no rule (see --list-rules)";
+      return std::nullopt;
+    }
+    S.Globs.push_back({Enable, Glob});
+  }
+  return S;
+}
+
+bool RuleSelection::enabled(llvm::StringRef Id) const {
+  bool On = true; // every rule is on by default
+  for (const auto &[Enable, Glob] : Globs) {
+    auto G = llvm::GlobPattern::create(Glob);
+    if (G && G->match(Id))
+      On = Enable;
+    else if (!G)
+      llvm::consumeError(G.takeError());
+  }
+  return On;
+}
+
+std::string ruleDoc(const Rule &R) {
+  const RuleInfo &I = R.info();
+  std::string S;
+  S += "# " + I.Id + "\n\n";
+  S += "<!-- Generated from the rule's declaration in rules/; do not edit. "
+       "Regenerate with `cuda-access-lint --rule-doc=" + I.Id + "`. -->\n\n";
+  S += I.Summary + "\n\n";
+  S += "- Default severity: " + std::string(severityName(I.DefaultSeverity)) +
+       " (scaled by the predicted cost in each finding)\n";
+  S += "- Fix: " + std::string(applicabilityName(I.FixApplicability)) + ". " +
+       I.FixDescription + "\n";
+  S += "- Suppress with `// NOLINT(" + I.Id + ")`, `// NOLINTNEXTLINE(" +
+       I.Id + ")` or a `// NOLINTBEGIN(" + I.Id + ")` ... `// NOLINTEND(" +
+       I.Id + ")` block.\n\n";
+  S += "## Why\n\n" + I.Rationale + "\n\n";
+  S += "## Example that fires\n\n```cuda\n" + I.BadExample + "```\n\n";
+  S += "## What to write instead\n\n```cuda\n" + I.GoodExample + "```\n";
+  if (!I.Options.empty()) {
+    S += "\n## Options\n\n| option | default | meaning |\n|---|---|---|\n";
+    for (const RuleOption &O : I.Options)
+      S += "| `" + O.Name + "` | `" + O.Default + "` | " + O.Description +
+           " |\n";
+  }
+  return S;
+}
+
+} // namespace cal

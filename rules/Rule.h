@@ -1,0 +1,113 @@
+//===- Rule.h - Rules read the analyzer's facts and decide ----------------===//
+//
+// A rule never matches the AST for addresses: it asks AnalysisResult. Each
+// rule is declared once (RuleInfo: id, severity, summary, rationale, bad and
+// good example, options, fix applicability); that declaration feeds
+// --list-rules, docs/rules/<id>.md (--rule-doc) and the test that the bad
+// example fires and the good one does not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_RULES_RULE_H
+#define CUDA_ACCESS_LINT_RULES_RULE_H
+
+#include "analyzer/Analyzer.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
+#include <vector>
+
+namespace cal {
+
+enum class Severity { Note, Warning, Error };
+const char *severityName(Severity S);
+
+enum class FixKind { Pad, Swizzle, Vectorize, StageShared, Interchange, Realign };
+const char *fixKindName(FixKind K);
+
+/// clippy's Applicability: may --fix apply it without a person looking?
+enum class Applicability { MachineApplicable, Suggestion };
+const char *applicabilityName(Applicability A);
+
+struct Edit {
+  clang::CharSourceRange Range; ///< file range to replace
+  std::string Text;
+};
+
+struct Fix {
+  FixKind Kind;
+  Applicability Apply;
+  std::string Description;
+  /// Machine-applicable fixes: the edits. Suggestions: edits may be empty;
+  /// Code then holds the code to write.
+  std::vector<Edit> Edits;
+  std::string Code;
+};
+
+/// A note with its own location (e.g. at a declaration).
+struct LocatedNote {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+struct Finding {
+  std::string Rule;
+  Severity Sev = Severity::Warning;
+  const AccessFacts *Facts = nullptr;
+  clang::SourceRange Range; ///< the access expression
+  std::string Kernel;
+  std::string Array;
+  std::string Message;
+  std::vector<std::string> Notes;          ///< at the finding's location
+  std::vector<LocatedNote> LocatedNotes;   ///< elsewhere
+  std::vector<Fix> Fixes;
+};
+
+struct RuleOption {
+  std::string Name;
+  std::string Default;
+  std::string Description;
+};
+
+struct RuleInfo {
+  std::string Id;
+  Severity DefaultSeverity;
+  std::string Summary;   ///< one line
+  std::string Rationale; ///< why it matters, with the measurements
+  std::string BadExample;  ///< a complete .cu file on which the rule fires
+  std::string GoodExample; ///< the rewrite, on which it does not
+  std::vector<RuleOption> Options;
+  std::string FixDescription;
+  Applicability FixApplicability;
+};
+
+/// What a rule is given.
+class RuleContext {
+public:
+  RuleContext(clang::ASTContext &Ctx, const AnalysisResult &R,
+              const AnalysisOptions &Opts)
+      : Ctx(Ctx), Result(R), Opts(Opts) {}
+  clang::ASTContext &Ctx;
+  const AnalysisResult &Result;
+  const AnalysisOptions &Opts;
+
+  /// Source text of an expression or range, on one line.
+  std::string text(clang::SourceRange R) const;
+  /// The analyzer's facts for a kernel under hypothetical padding.
+  AnalysisResult reanalyze(size_t Kernel,
+                           const std::map<const clang::VarDecl *, int64_t> &Pad) const;
+};
+
+class Rule {
+public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo &info() const = 0;
+  virtual void check(const RuleContext &Ctx,
+                     std::vector<Finding> &Out) const = 0;
+};
+
+} // namespace cal
+
+#endif

@@ -1,0 +1,184 @@
+//===- Suggest.cpp --------------------------------------------------------===//
+
+#include "rules/Suggest.h"
+
+#include "analyzer/WarpModel.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cal {
+
+using namespace clang;
+
+std::string percent(double Fraction) {
+  char Buf[32];
+  double P = Fraction * 100;
+  if (P >= 10 || P == std::round(P))
+    std::snprintf(Buf, sizeof Buf, "%.0f%%", P);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.1f%%", P);
+  return Buf;
+}
+
+std::string number(double V) {
+  char Buf[32];
+  if (std::abs(V - std::round(V)) < 0.005)
+    std::snprintf(Buf, sizeof Buf, "%.0f", V);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.2f", V);
+  return Buf;
+}
+
+std::optional<VectorType> vectorTypeFor(const ASTContext &Ctx, QualType Elem,
+                                        unsigned Bytes) {
+  if (Bytes == 0 || Bytes >= 16 || 16 % Bytes != 0)
+    return std::nullopt;
+  unsigned N = 16 / Bytes;
+  QualType T = Elem.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return VectorType{"float4", N};
+  if (T->isSpecificBuiltinType(BuiltinType::Double))
+    return VectorType{"double2", N};
+  if (T->isSpecificBuiltinType(BuiltinType::Int))
+    return VectorType{"int4", N};
+  if (T->isSpecificBuiltinType(BuiltinType::UInt))
+    return VectorType{"uint4", N};
+  return VectorType{"uint4", N}; // raw 16 bytes: half, bf16, char, short ...
+}
+
+const ForStmt *innermostFor(const AccessFacts &F) {
+  if (F.Loops.empty())
+    return nullptr;
+  return dyn_cast_or_null<ForStmt>(F.Loops.back().Loop);
+}
+
+std::optional<std::string> loopHeaderWithStep(const RuleContext &Ctx,
+                                              const ForStmt *Loop,
+                                              unsigned Step) {
+  if (!Loop || !Loop->getInit() || !Loop->getCond() || !Loop->getInc())
+    return std::nullopt;
+  const auto *Init = dyn_cast<DeclStmt>(Loop->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return std::nullopt;
+  const auto *IV = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!IV)
+    return std::nullopt;
+  std::string InitText = Ctx.text(Init->getSourceRange());
+  if (!InitText.empty() && InitText.back() == ';')
+    InitText.pop_back();
+  return "for (" + InitText + "; " + Ctx.text(Loop->getCond()->getSourceRange()) +
+         "; " + IV->getNameAsString() + " += " + std::to_string(Step) + ")";
+}
+
+Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
+  Fix X;
+  X.Kind = FixKind::Vectorize;
+  X.Apply = Applicability::Suggestion;
+  unsigned Elem = F.BytesPerLane;
+  auto VT = vectorTypeFor(Ctx.Ctx, F.Type, Elem);
+  std::string Access = Ctx.text(F.E->getSourceRange());
+  std::string VName = VT ? VT->Name : "uint4";
+  unsigned K = VT ? VT->Elements : 16 / std::max(1u, Elem);
+  bool Store = F.Kind == AccessKind::Store;
+  std::string Const = Store ? "" : "const ";
+  std::string Align;
+  if (F.RunStartAligned16 && *F.RunStartAligned16)
+    Align = "16-byte alignment of each thread's first element is proven";
+  else if (F.RunStartAligned16 && !*F.RunStartAligned16)
+    Align = "each thread's first element is NOT 16-byte aligned here: align "
+            "the run first (a misaligned vector access faults)";
+  else
+    Align = "needs each thread's first element 16-byte aligned (not proven "
+            "here)";
+  X.Description = "read the thread's run with " + std::to_string(16) +
+                  "-byte " + VName + " " + (Store ? "stores" : "loads") +
+                  ", " + std::to_string(K) + " elements at a time; " + Align;
+  std::string Line =
+      Store ? "  *reinterpret_cast<" + VName + "*>(&" + Access +
+                  ") = v;  // v: the next " + std::to_string(K) + " elements"
+            : "  " + VName + " v = *reinterpret_cast<" + Const + VName +
+                  "*>(&" + Access + ");  // " + std::to_string(K) +
+                  " elements";
+  if (auto Header = loopHeaderWithStep(Ctx, innermostFor(F), K))
+    X.Code = *Header + " {\n" + Line + "\n  ...\n}";
+  else
+    X.Code = Line.substr(2);
+  return X;
+}
+
+unsigned conflictFreePad(unsigned RowElems, unsigned ElemBytes) {
+  for (unsigned Pad = 1; Pad <= 64; ++Pad) {
+    WarpRequest R;
+    R.BytesPerLane = ElemBytes;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      R.Offset[L] = int64_t(L) * (RowElems + Pad) * ElemBytes;
+    bool Free = true;
+    for (unsigned C = 0; C < RowElems && Free; ++C) {
+      RequestCost Cost = costOf(R, int64_t(C) * ElemBytes);
+      Free = Cost.Wavefronts <= Cost.IdealWavefronts;
+    }
+    if (Free)
+      return Pad;
+  }
+  return 0;
+}
+
+Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
+  Fix X;
+  X.Kind = FixKind::StageShared;
+  X.Apply = Applicability::Suggestion;
+  const KernelInfo &K = Ctx.Result.Kernels[F.Kernel];
+  unsigned Elem = std::max(1u, F.BytesPerLane);
+  int64_t Run = F.PerThreadContiguousBytes.value_or(Elem) / Elem;
+  std::string Threads = K.Shape.Dim ? std::to_string((*K.Shape.Dim)[0] *
+                                                     (*K.Shape.Dim)[1] *
+                                                     (*K.Shape.Dim)[2])
+                                    : "THREADS";
+  unsigned Pad = conflictFreePad(static_cast<unsigned>(Run), Elem);
+  std::string T = F.Type.getUnqualifiedType().getAsString();
+  std::string Base = F.BaseElementIndex.empty() ? "base" : F.BaseElementIndex;
+  X.Description = "stage the block's rows through shared memory padded by " +
+                  std::to_string(Pad) +
+                  " element" + (Pad == 1 ? "" : "s") +
+                  " (conflict-free for per-thread reads), copying with "
+                  "coalesced loads: at " +
+                  std::to_string(Run * Elem) +
+                  " bytes per thread this beats 16-byte loads into registers "
+                  "(measured crossover near 128 bytes per thread)";
+  X.Code = "__shared__ " + T + " sh[" + Threads + "][" + std::to_string(Run) +
+           " + " + std::to_string(Pad) + "];\n" +
+           "for (int i = threadIdx.x; i < " + Threads + " * " +
+           std::to_string(Run) + "; i += " + Threads + ")  // coalesced\n" +
+           "  sh[i / " + std::to_string(Run) + "][i % " + std::to_string(Run) +
+           "] = " + F.Array + "[" + Base + " + i];\n" +
+           "__syncthreads();\n" + "// then read sh[threadIdx.x][c] instead of " +
+           Ctx.text(F.E->getSourceRange());
+  return X;
+}
+
+std::optional<Fix> interchangeSuggestion(const RuleContext &Ctx,
+                                         const AccessFacts &F) {
+  if (F.Loops.empty() || !F.Loops.back().OrderFree ||
+      F.Loops.back().VarName.empty())
+    return std::nullopt;
+  const KernelInfo &K = Ctx.Result.Kernels[F.Kernel];
+  if (!K.Shape.Dim || (*K.Shape.Dim)[1] != 1 || (*K.Shape.Dim)[2] != 1)
+    return std::nullopt;
+  Fix X;
+  X.Kind = FixKind::Interchange;
+  X.Apply = Applicability::Suggestion;
+  std::string C = F.Loops.back().VarName;
+  std::string Threads = std::to_string((*K.Shape.Dim)[0]);
+  std::string Base = F.BaseElementIndex.empty() ? "" : F.BaseElementIndex + " + ";
+  X.Description = "the loop's order does not matter here: let adjacent lanes "
+                  "take adjacent elements (striped); coalesced, though still "
+                  "one element per instruction";
+  X.Code = F.Array + "[" + Base + C + " * " + Threads + " + threadIdx.x]";
+  return X;
+}
+
+} // namespace cal

@@ -1,0 +1,82 @@
+//===- FixApplier.cpp -----------------------------------------------------===//
+
+#include "tool/FixApplier.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cal {
+
+void FixApplier::add(const Finding &F, const clang::SourceManager &SM) {
+  for (const Fix &X : F.Fixes) {
+    if (X.Apply != Applicability::MachineApplicable)
+      continue;
+    for (const Edit &E : X.Edits) {
+      clang::tooling::Replacement R(SM, E.Range, E.Text);
+      if (R.getFilePath().empty())
+        continue;
+      FileEdits &FE = Files[R.getFilePath().str()];
+      if (FE.ContentsWhenRead.empty()) {
+        clang::FileID ID = SM.getFileID(E.Range.getBegin());
+        FE.ContentsWhenRead = SM.getBufferData(ID).str();
+      }
+      // The same edit from another finding (or another file including the
+      // same header) is already there.
+      bool Same = false;
+      for (const clang::tooling::Replacement &Old : FE.Replacements)
+        Same = Same || Old == R;
+      if (Same)
+        continue;
+      if (llvm::Error Err = FE.Replacements.add(R)) {
+        llvm::consumeError(std::move(Err));
+        ++FE.Conflicts;
+      }
+    }
+  }
+}
+
+int FixApplier::applyAll(llvm::raw_ostream &Errs, llvm::raw_ostream &Log) {
+  int Changed = 0;
+  bool Failed = false;
+  for (auto &[Path, FE] : Files) {
+    auto Now = llvm::MemoryBuffer::getFile(Path);
+    if (!Now || (*Now)->getBuffer() != FE.ContentsWhenRead) {
+      Errs << "cuda-access-lint: error: not fixing '" << Path
+           << "': it changed since it was read\n";
+      Failed = true;
+      continue;
+    }
+    llvm::Expected<std::string> Fixed =
+        clang::tooling::applyAllReplacements(FE.ContentsWhenRead,
+                                             FE.Replacements);
+    if (!Fixed) {
+      Errs << "cuda-access-lint: error: not fixing '" << Path
+           << "': " << llvm::toString(Fixed.takeError()) << "\n";
+      Failed = true;
+      continue;
+    }
+    // Temporary file in the same directory, then rename: atomic.
+    if (llvm::Error E = llvm::writeToOutput(
+            Path, [&](llvm::raw_ostream &OS) -> llvm::Error {
+              OS << *Fixed;
+              return llvm::Error::success();
+            })) {
+      Errs << "cuda-access-lint: error: cannot write '" << Path
+           << "': " << llvm::toString(std::move(E)) << "\n";
+      Failed = true;
+      continue;
+    }
+    ++Changed;
+    Log << "cuda-access-lint: fixed " << FE.Replacements.size() << " place"
+        << (FE.Replacements.size() == 1 ? "" : "s") << " in " << Path;
+    if (FE.Conflicts)
+      Log << " (" << FE.Conflicts << " overlapping fix"
+          << (FE.Conflicts == 1 ? "" : "es") << " skipped)";
+    Log << "\n";
+  }
+  return Failed ? -1 : Changed;
+}
+
+} // namespace cal
