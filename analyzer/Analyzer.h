@@ -97,6 +97,8 @@ struct AccessFacts {
 
   // Per instruction.
   std::optional<double> SectorsPerRequest;
+  /// Distinct 128-byte lines per request (L1 tag lookups).
+  std::optional<double> LinesPerRequest;
   unsigned SectorsMin = 0, SectorsMax = 0;
   std::optional<double> SectorUtilization;
   /// Sectors the same bytes would need if packed and aligned.

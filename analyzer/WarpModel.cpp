@@ -52,10 +52,11 @@ Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
   for (unsigned L = 0; L < WarpSize; ++L)
     if (R.Active & (1u << L))
       MaxGroup = std::max(MaxGroup, R.Group[L]);
-  std::vector<std::pair<int64_t, int64_t>> Bytes, Sectors;
+  std::vector<std::pair<int64_t, int64_t>> Bytes, Sectors, Lines;
   for (unsigned G = 0; G <= MaxGroup; ++G) {
     Bytes.clear();
     Sectors.clear();
+    Lines.clear();
     for (int64_t Shift : Shifts) {
       for (unsigned L = 0; L < WarpSize; ++L) {
         if (!(R.Active & (1u << L)) || R.Group[L] != G)
@@ -64,10 +65,13 @@ Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
         int64_t Hi = Lo + R.BytesPerLane - 1;
         Bytes.push_back({Lo, Hi});
         Sectors.push_back({floorDiv(Lo, SectorBytes), floorDiv(Hi, SectorBytes)});
+        Lines.push_back(
+            {floorDiv(Lo, CacheLineBytes), floorDiv(Hi, CacheLineBytes)});
       }
     }
     F.BytesUsed += static_cast<unsigned>(unionLength(Bytes));
     F.Sectors += static_cast<unsigned>(unionLength(Sectors));
+    F.Lines += static_cast<unsigned>(unionLength(Lines));
   }
   return F;
 }
@@ -78,6 +82,7 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
   RequestCost C;
   Footprint F = countSectorsAndBytes(R, BaseResidue, {0});
   C.Sectors = F.Sectors;
+  C.Lines = F.Lines;
   C.BytesUsed = F.BytesUsed;
 
   // Alignment of group 0's lowest address; vector alignment of every lane.

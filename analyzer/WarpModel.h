@@ -50,6 +50,9 @@ struct WarpRequest {
 /// What it costs, for one value of the base address.
 struct RequestCost {
   unsigned Sectors = 0;        ///< distinct 32-byte sectors
+  /// Distinct 128-byte cache lines: L1 looks up tags per line, so this is
+  /// what an L1 request costs (Nsight Compute's "L1 tag requests").
+  unsigned Lines = 0;
   unsigned BytesUsed = 0;      ///< distinct bytes the active lanes move
   bool StartsAligned = false;  ///< lowest address of group 0 is 32-byte aligned
   bool VectorAligned = true;   ///< every lane's address is a multiple of its size
@@ -69,6 +72,7 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue);
 /// distance of request i's base from request 0's.
 struct Footprint {
   unsigned Sectors = 0;
+  unsigned Lines = 0;
   unsigned BytesUsed = 0;
 };
 Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,

@@ -37,6 +37,7 @@ json metricsJson(const AccessFacts &F) {
   M["bytes_per_lane"] = F.BytesPerLane;
   M["active_lanes"] = F.ActiveLanes;
   M["sectors_per_request"] = optNumber(F.SectorsPerRequest);
+  M["lines_per_request"] = optNumber(F.LinesPerRequest);
   M["ideal_sectors_per_request"] = optNumber(F.IdealSectors);
   M["sector_utilization"] = optNumber(F.SectorUtilization);
   M["lane_stride_bytes"] = optNumber(F.LaneStrideBytes);
