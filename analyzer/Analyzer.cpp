@@ -249,7 +249,7 @@ struct InstanceMetrics {
   bool Known = false;
   std::string Why;
   double Sectors = 0, SectorsMin = 0, SectorsMax = 0;
-  double Lines = 0;
+  double Lines = 0, Partial = 0;
   double BytesUsed = 0;
   double Wavefronts = 0, IdealWavefronts = 0;
   bool HasBanks = false;
@@ -653,6 +653,7 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     RequestCost Cost = costOf(Req, C.Residue);
     M.Sectors += C.Weight * Cost.Sectors;
     M.Lines += C.Weight * Cost.Lines;
+    M.Partial += C.Weight * Cost.PartialSectors;
     M.BytesUsed += C.Weight * Cost.BytesUsed;
     M.SectorsMin = std::min<double>(M.SectorsMin, Cost.Sectors);
     M.SectorsMax = std::max<double>(M.SectorsMax, Cost.Sectors);
@@ -681,6 +682,7 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   if (TotalW > 0 && std::abs(TotalW - 1) > 1e-9) {
     M.Sectors /= TotalW;
     M.Lines /= TotalW;
+    M.Partial /= TotalW;
     M.BytesUsed /= TotalW;
     M.Wavefronts /= TotalW;
     M.IdealWavefronts /= TotalW;
@@ -950,7 +952,8 @@ void KernelAnalysis::run() {
     F.Loops = M0.Loops;
     if (AllKnown) {
       F.AddressKnown = true;
-      double W = 0, Sec = 0, Lines = 0, Bytes = 0, Wave = 0, Ideal = 0;
+      double W = 0, Sec = 0, Lines = 0, Partial = 0, Bytes = 0, Wave = 0,
+             Ideal = 0;
       unsigned Aligned = 0, Misaligned = 0, VecOk = 0, VecBad = 0;
       bool ResidueExact = true, HasBanks = true;
       std::set<int64_t> Mis;
@@ -962,6 +965,7 @@ void KernelAnalysis::run() {
         W += Wt;
         Sec += Wt * M.Sectors;
         Lines += Wt * M.Lines;
+        Partial += Wt * M.Partial;
         Bytes += Wt * M.BytesUsed;
         Wave += Wt * M.Wavefronts;
         Ideal += Wt * M.IdealWavefronts;
@@ -994,6 +998,8 @@ void KernelAnalysis::run() {
       if (F.Space != MemSpace::Shared) {
         F.SectorsPerRequest = Sec / W;
         F.LinesPerRequest = Lines / W;
+        F.PartialSectorsPerRequest = Partial / W;
+        F.BytesPerRequest = Bytes / W;
         if (Sec > 0)
           F.SectorUtilization = Bytes / (SectorBytes * Sec);
         F.IdealSectors = std::ceil(Bytes / W / SectorBytes);

@@ -99,6 +99,10 @@ struct AccessFacts {
   std::optional<double> SectorsPerRequest;
   /// Distinct 128-byte lines per request (L1 tag lookups).
   std::optional<double> LinesPerRequest;
+  /// Sectors a request covers only in part (for stores: merged in L2).
+  std::optional<double> PartialSectorsPerRequest;
+  /// Distinct bytes one request moves.
+  std::optional<double> BytesPerRequest;
   unsigned SectorsMin = 0, SectorsMax = 0;
   std::optional<double> SectorUtilization;
   /// Sectors the same bytes would need if packed and aligned.

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cal {
 
@@ -70,6 +71,26 @@ Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
       }
     }
     F.BytesUsed += static_cast<unsigned>(unionLength(Bytes));
+    // Bytes covered in each sector: sectors not fully covered are partial.
+    std::sort(Bytes.begin(), Bytes.end());
+    std::vector<std::pair<int64_t, int64_t>> Merged;
+    for (auto &[A, B] : Bytes) {
+      if (!Merged.empty() && A <= Merged.back().second + 1)
+        Merged.back().second = std::max(Merged.back().second, B);
+      else
+        Merged.push_back({A, B});
+    }
+    std::map<int64_t, int64_t> Covered;
+    for (auto &[A, B] : Merged)
+      for (int64_t S = floorDiv(A, SectorBytes); S <= floorDiv(B, SectorBytes);
+           ++S) {
+        int64_t Lo = std::max(A, S * SectorBytes);
+        int64_t Hi = std::min(B, S * SectorBytes + SectorBytes - 1);
+        Covered[S] += Hi - Lo + 1;
+      }
+    for (auto &[S, N] : Covered)
+      if (N < SectorBytes)
+        ++F.PartialSectors;
     F.Sectors += static_cast<unsigned>(unionLength(Sectors));
     F.Lines += static_cast<unsigned>(unionLength(Lines));
   }
@@ -83,6 +104,7 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
   Footprint F = countSectorsAndBytes(R, BaseResidue, {0});
   C.Sectors = F.Sectors;
   C.Lines = F.Lines;
+  C.PartialSectors = F.PartialSectors;
   C.BytesUsed = F.BytesUsed;
 
   // Alignment of group 0's lowest address; vector alignment of every lane.

@@ -54,6 +54,9 @@ struct RequestCost {
   /// what an L1 request costs (Nsight Compute's "L1 tag requests").
   unsigned Lines = 0;
   unsigned BytesUsed = 0;      ///< distinct bytes the active lanes move
+  /// Sectors the request covers only in part: for a store, what L2 has to
+  /// merge with the rest of the sector (a read-modify-write).
+  unsigned PartialSectors = 0;
   bool StartsAligned = false;  ///< lowest address of group 0 is 32-byte aligned
   bool VectorAligned = true;   ///< every lane's address is a multiple of its size
   /// Shared memory: wavefronts and the conflict-free minimum; 0/0 when the
@@ -73,6 +76,7 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue);
 struct Footprint {
   unsigned Sectors = 0;
   unsigned Lines = 0;
+  unsigned PartialSectors = 0;
   unsigned BytesUsed = 0;
 };
 Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,
