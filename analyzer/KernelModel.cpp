@@ -79,11 +79,11 @@ std::string dimString(const Dim3 &D) {
   return S;
 }
 
-/// A launch's block shape, when it is a known constant.
-std::optional<Dim3> shapeOf(const AbsValue &V) {
+/// A launch's block (or grid) shape, when it is a known constant.
+std::optional<Dim3> shapeOf(const AbsValue &V, int64_t Max = 1024) {
   if (V.isInt()) {
     if (auto C = V.Val.asConstant())
-      if (*C >= 1 && *C <= 1024)
+      if (*C >= 1 && *C <= Max)
         return Dim3{*C, 1, 1};
     return std::nullopt;
   }
@@ -99,12 +99,12 @@ std::optional<Dim3> shapeOf(const AbsValue &V) {
     if (!FV.isInt())
       return std::nullopt;
     auto C = FV.Val.asConstant();
-    if (!C || *C < 1 || *C > 1024)
+    if (!C || *C < 1 || *C > Max)
       return std::nullopt;
     D[Idx] = *C;
     ++Found;
   }
-  if (Found == 0 || D[0] * D[1] * D[2] > 1024)
+  if (Found == 0 || (Max == 1024 && D[0] * D[1] * D[2] > 1024))
     return std::nullopt;
   return D;
 }
@@ -146,13 +146,16 @@ public:
     const FunctionDecl *Where = Enclosing.empty() ? nullptr : Enclosing.back();
     AbsValue Block =
         Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where);
+    AbsValue Grid =
+        Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where);
     Launches[Callee->getCanonicalDecl()].push_back(
-        {shapeOf(Block), K->getBeginLoc()});
+        {shapeOf(Block), shapeOf(Grid, int64_t(1) << 31), K->getBeginLoc()});
     return true;
   }
 
   struct Launch {
     std::optional<Dim3> Shape;
+    std::optional<Dim3> Grid;
     SourceLocation Loc;
   };
   ASTContext &Ctx;
@@ -263,25 +266,25 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
       if (settingMatches(S, FD, Name))
         Setting = &S;
     if (Setting) {
-      Add({Setting->Dim, "--block-dim", {}});
+      Add({Setting->Dim, std::nullopt, "--block-dim", {}});
       continue;
     }
     // 2. Annotation.
     SourceLocation AnnLoc;
     if (auto D = annotatedShape(FD, SM, AnnLoc)) {
-      Add({*D, "annotation at " + locString(SM, AnnLoc), {}});
+      Add({*D, std::nullopt, "annotation at " + locString(SM, AnnLoc), {}});
       continue;
     }
     // 3. Launch sites.
     auto LI = C.Launches.find(FD->getCanonicalDecl());
     if (LI != C.Launches.end()) {
-      std::map<Dim3, SourceLocation> Shapes;
+      std::map<Dim3, const KernelCollector::Launch *> Shapes;
       for (const auto &L : LI->second)
         if (L.Shape && !Shapes.count(*L.Shape))
-          Shapes[*L.Shape] = L.Loc;
+          Shapes[*L.Shape] = &L;
       if (!Shapes.empty()) {
-        for (const auto &[D, Loc] : Shapes)
-          Add({D, "launch at " + locString(SM, Loc), {}});
+        for (const auto &[D, L] : Shapes)
+          Add({D, L->Grid, "launch at " + locString(SM, L->Loc), {}});
         continue;
       }
     }
@@ -292,7 +295,7 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
           LB->getMaxThreads()->EvaluateAsInt(R, Ctx)) {
         int64_t N = R.Val.getInt().getExtValue();
         if (N >= 1 && N <= 1024) {
-          Add({Dim3{N, 1, 1},
+          Add({Dim3{N, 1, 1}, std::nullopt,
                "__launch_bounds__(" + std::to_string(N) + ")",
                {"block of " + std::to_string(N) +
                 " x 1 x 1 threads assumed from __launch_bounds__(" +
@@ -303,13 +306,13 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
     }
     // 5. A template argument named as a block size.
     if (auto T = templateBlockSize(FD)) {
-      Add({Dim3{T->second, 1, 1},
+      Add({Dim3{T->second, 1, 1}, std::nullopt,
            "template argument " + T->first,
            {"block of " + std::to_string(T->second) +
             " x 1 x 1 threads assumed from template argument " + T->first}});
       continue;
     }
-    Add({std::nullopt, "unknown",
+    Add({std::nullopt, std::nullopt, "unknown",
          {"block shape unknown: blockDim.x assumed a multiple of 32 "
           "(give it with --block-dim or a launch in this file)"}});
   }

@@ -45,6 +45,8 @@ std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
 
 struct BlockShape {
   std::optional<Dim3> Dim; ///< unknown: the default assumption
+  /// The grid of the launch the shape came from, when it is constant.
+  std::optional<Dim3> Grid;
   std::string Source;      ///< where the shape comes from, for people
   /// Assumptions the shape itself rests on.
   std::vector<std::string> Assumptions;

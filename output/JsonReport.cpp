@@ -4,6 +4,8 @@
 
 #include "output/Location.h"
 
+#include "analyzer/CostModel.h"
+
 #include "clang/Lex/Lexer.h"
 
 #include <cmath>
@@ -154,6 +156,27 @@ json findingJson(const Finding &F, clang::ASTContext &Ctx) {
   return J;
 }
 
+json predictionJson(const KernelPrediction &P) {
+  json J;
+  J["complete"] = P.Complete;
+  J["missing"] = P.Missing;
+  J["blocks"] = jsonNumber(P.Blocks);
+  J["warps_per_block"] = jsonNumber(P.WarpsPerBlock);
+  J["global_requests"] = jsonNumber(P.GlobalRequests);
+  J["global_lines"] = jsonNumber(P.GlobalLines);
+  J["global_sectors"] = jsonNumber(P.GlobalSectors);
+  J["partial_store_sectors"] = jsonNumber(P.PartialStoreSectors);
+  J["shared_requests"] = jsonNumber(P.SharedRequests);
+  J["shared_wavefronts"] = jsonNumber(P.SharedWavefronts);
+  J["dram_bytes"] = jsonNumber(P.DramBytes);
+  J["dram_time_us"] = jsonNumber(P.DramTime * 1e6);
+  J["l1_time_us"] = jsonNumber(P.L1Time * 1e6);
+  J["issue_time_us"] = jsonNumber(P.IssueTime * 1e6);
+  J["time_us"] = P.Complete ? jsonNumber(P.Time * 1e6) : json(nullptr);
+  J["regime"] = P.Regime;
+  return J;
+}
+
 json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
   json J;
   Position P = positionOf(SM, K.Decl->getLocation());
@@ -167,6 +190,10 @@ json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
   J["block_dim_source"] = K.Shape.Source;
   J["assumptions"] = K.Shape.Assumptions;
   J["warps_enumerated"] = K.ConcreteWarps;
+  if (K.Shape.Grid)
+    J["grid_dim"] = {(*K.Shape.Grid)[0], (*K.Shape.Grid)[1], (*K.Shape.Grid)[2]};
+  else
+    J["grid_dim"] = nullptr;
   return J;
 }
 

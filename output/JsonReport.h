@@ -9,6 +9,7 @@
 #define CUDA_ACCESS_LINT_OUTPUT_JSONREPORT_H
 
 #include "analyzer/Analyzer.h"
+#include "analyzer/CostModel.h"
 #include "rules/Rule.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -25,6 +26,9 @@ nlohmann::json jsonNumber(double V);
 /// One access record (the `accesses` array).
 nlohmann::json accessJson(const AccessFacts &F, const AnalysisResult &R,
                           const clang::SourceManager &SM);
+
+/// A kernel's predicted cost (kernels[].prediction).
+nlohmann::json predictionJson(const KernelPrediction &P);
 
 /// One kernel record (the `kernels` array).
 nlohmann::json kernelJson(const KernelInfo &K, const clang::SourceManager &SM);

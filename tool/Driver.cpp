@@ -264,8 +264,11 @@ int runDriver(int argc, const char **argv) {
                                 {"arch", File.Arch},
                                 {"parse_errors", File.ParseErrors},
                                 {"builtin_prelude", File.UsesBuiltinPrelude}});
-        for (const KernelInfo &K : R.Kernels)
-          Json.kernels().push_back(kernelJson(K, SM));
+        for (size_t I = 0; I < R.Kernels.size(); ++I) {
+          nlohmann::json KJ = kernelJson(R.Kernels[I], SM);
+          KJ["prediction"] = predictionJson(predictKernel(R, I));
+          Json.kernels().push_back(KJ);
+        }
         for (const Finding &F : Findings)
           Json.findings().push_back(findingJson(F, Ctx));
         if (Accesses)

@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Hold the analyzer's predictions against a GPU measurement of the pattern kernels.
+
+    validate/report.py [--measurements results/<run>/measurements.json]
+                       [--tool build/tool/cuda-access-lint | --predictions FILE]
+                       [--write-predictions FILE] [--out DIR] [--check]
+
+Runs cuda-access-lint (--format=json --accesses) on validate/kernels/*.cu, joins
+its kernels and accesses to the measured ones (by source file and instantiation;
+accesses by source line, memory space and load/store), and writes, into --out
+(default: beside the measurements):
+
+  report.md    per kernel: predicted vs measured counters and time; per group:
+               Kendall tau and the agreement on pairs whose measured times
+               differ by more than 10%; the guide's conclusions, one by one
+  report.json  the same, for machines
+  report.svg   predicted vs measured time, one colour per group
+
+--predictions reads the analyzer's output from a file written earlier with
+--write-predictions (the GPU machine has no clang 22 to build the tool on:
+validate/predictions.json is committed, and CI checks it is current).
+
+With --check the exit status is 1 unless: predicted counters equal the
+measured ones for at least 95% of the accesses, and Kendall tau >= 0.8 in
+every group. Standard library only.
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GROUPS = ["w1", "w2", "transpose", "copy1d"]
+# Counters are equal when within 2% (ncu's per-instruction counters are exact
+# integers per request; averages over warps can differ in the last digit).
+COUNTER_TOLERANCE = 0.02
+
+
+def norm_name(s):
+    return re.sub(r"\s+", "", s or "")
+
+
+def run_tool(tool, source, include_dir):
+    cmd = [tool, "--format=json", "--accesses", source, "--",
+           "-std=c++17", "-I" + include_dir]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if p.returncode not in (0, 1):
+        sys.exit("report.py: %s failed (exit %d): %s" %
+                 (" ".join(cmd), p.returncode, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def kendall_tau_b(xs, ys):
+    conc = disc = tx = ty = 0
+    n = len(xs)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a = xs[i] - xs[j]
+            b = ys[i] - ys[j]
+            if a == 0 and b == 0:
+                continue
+            if a == 0:
+                tx += 1
+            elif b == 0:
+                ty += 1
+            elif (a > 0) == (b > 0):
+                conc += 1
+            else:
+                disc += 1
+    denom = math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    return (conc - disc) / denom if denom else float("nan")
+
+
+def pair_agreement(pred, meas, threshold=0.10):
+    agree, total, wrong = 0, 0, []
+    for i in range(len(pred)):
+        for j in range(i + 1, len(pred)):
+            lo = min(meas[i], meas[j])
+            if lo <= 0 or abs(meas[i] - meas[j]) / lo <= threshold:
+                continue
+            total += 1
+            if (pred[i] - pred[j]) * (meas[i] - meas[j]) > 0:
+                agree += 1
+            else:
+                wrong.append((i, j))
+    return agree, total, wrong
+
+
+def equal(pred, meas):
+    if pred is None or meas is None:
+        return False
+    return abs(pred - meas) <= COUNTER_TOLERANCE * max(1.0, abs(meas))
+
+
+def join_accesses(pred_kernel_accesses, measured_kernel):
+    """Pairs (predicted access, measured access record, how) for one kernel.
+
+    ncu's source view aggregates the instructions of one opcode on one line
+    into one record (four `s[0]` .. `s[3]` loads on a line are one LDS record
+    with executed = 4 x the requests); its per-request counters are then the
+    average over those instructions. Predicted accesses on that line, of that
+    space and load/store, all join that record and are compared through their
+    average."""
+    lines = measured_kernel.get("source_lines") or []
+    measured = []
+    for sl in lines:
+        if not sl["file"].endswith(measured_kernel["source"].split("/")[-1]):
+            continue
+        for a in sl["accesses"]:
+            if a["space"] not in ("Global", "Shared"):
+                continue
+            measured.append(dict(a, line=sl["line"]))
+
+    def key(space, op, line):
+        return (space, op, line)
+
+    by_line = {}
+    for i, m in enumerate(measured):
+        by_line.setdefault(key(m["space"], m["operation"], m["line"]), []).append(i)
+    used = set()
+    pairs = []
+    pending = []
+    for p in pred_kernel_accesses:
+        space = p["space"].capitalize()
+        op = "Load" if p["kind"] == "load" else "Store"
+        group = by_line.get(key(space, op, p["line"]))
+        if group:
+            used.update(group)
+            pairs.append((p, [measured[i] for i in group], "line"))
+        else:
+            pending.append((p, space, op))
+    # -lineinfo sometimes puts an access on a neighbouring line (a load folded
+    # into the store that uses it): the nearest unused record of the same
+    # space and operation within the kernel.
+    for p, space, op in pending:
+        cands = sorted((i for i, m in enumerate(measured)
+                        if m["space"] == space and m["operation"] == op
+                        and i not in used),
+                       key=lambda i: abs(measured[i]["line"] - p["line"]))
+        if cands:
+            used.add(cands[0])
+            pairs.append((p, [measured[cands[0]]], "nearest line"))
+        else:
+            pairs.append((p, [], "unmatched"))
+    return pairs
+
+
+def measured_per_request(records, field, total_field):
+    """Per-request counter over one or more aggregated records."""
+    executed = sum(r.get("executed") or 0 for r in records)
+    total = sum(r.get(total_field) or 0 for r in records)
+    if executed == 0:
+        return None
+    return total / executed
+
+
+def counter_pair(p, records, siblings):
+    """(name, predicted, measured) for an access's per-request counter; the
+    prediction is averaged over the accesses that share its measured record."""
+    shared = p["space"] == "shared"
+    field = "wavefronts_per_request" if shared else "sectors_per_request"
+    vals = [q.get(field) for q in siblings]
+    pred = None if None in vals or not vals else sum(vals) / len(vals)
+    meas = None
+    if records:
+        meas = measured_per_request(
+            records, field, "l1_wavefronts_shared" if shared else "l2_sectors_global")
+    return ("wavefronts/request" if shared else "sectors/request", pred, meas)
+
+
+def svg_plot(points, path):
+    """Log-log scatter of predicted vs measured time, one colour per group."""
+    colors = {"w1": "#1f77b4", "w2": "#d62728", "transpose": "#2ca02c",
+              "copy1d": "#9467bd"}
+    W, H, M = 640, 520, 60
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    lo = min(min(xs), min(ys)) / 1.3
+    hi = max(max(xs), max(ys)) * 1.3
+
+    def sx(v):
+        return M + (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * (W - 2 * M)
+
+    def sy(v):
+        return H - M - (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) * (H - 2 * M)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="12">' % (W, H),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<line x1="%f" y1="%f" x2="%f" y2="%f" stroke="#bbb" '
+           'stroke-dasharray="4"/>' % (sx(lo), sy(lo), sx(hi), sy(hi)),
+           '<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
+           'stroke="black"/>' % (M, M, W - 2 * M, H - 2 * M)]
+    decade = 10 ** math.floor(math.log10(lo))
+    while decade <= hi:
+        for m in (1, 2, 5):
+            v = decade * m
+            if lo <= v <= hi:
+                out.append('<text x="%f" y="%d" text-anchor="middle">%g</text>'
+                           % (sx(v), H - M + 16, v))
+                out.append('<text x="%d" y="%f" text-anchor="end">%g</text>'
+                           % (M - 6, sy(v) + 4, v))
+        decade *= 10
+    out.append('<text x="%d" y="%d" text-anchor="middle">predicted time (us)'
+               '</text>' % (W // 2, H - 20))
+    out.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" '
+               'text-anchor="middle">measured time (us)</text>' % (H // 2, H // 2))
+    for x, y, g, name in points:
+        out.append('<circle cx="%f" cy="%f" r="4" fill="%s" fill-opacity="0.7">'
+                   '<title>%s: predicted %.0f us, measured %.0f us</title>'
+                   '</circle>' % (sx(x), sy(y), colors.get(g, "black"),
+                                  name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"),
+                                  x, y))
+    for i, (g, c) in enumerate(colors.items()):
+        out.append('<circle cx="%d" cy="%d" r="5" fill="%s"/>'
+                   '<text x="%d" y="%d">%s</text>' % (M + 14, M + 16 + 18 * i, c,
+                                                     M + 24, M + 20 + 18 * i, g))
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def conclusions(rows):
+    """The guide's conclusions (seeds/000), each checked on the measured and
+    on the predicted times."""
+    def t(kind, name):
+        r = rows.get(name)
+        return None if r is None else r[kind]
+
+    def tbps_like(kind, name):
+        v = t(kind, name)
+        return None if not v else 1.0 / v
+
+    out = []
+    threads = [512, 256, 128, 64, 32]
+
+    def v_of(th):
+        return 4096 // th
+
+    for kind in ("measured", "predicted"):
+        pass
+    checks = []
+
+    # 1. Element-by-element blocked falls as V grows (workload 1).
+    def falls(kind):
+        vals = [tbps_like(kind, "w1_blocked<%d,%d>" % (th, v_of(th))) for th in threads]
+        if None in vals:
+            return None
+        return all(vals[i + 1] <= vals[i] * 1.05 for i in range(len(vals) - 1)) and vals[-1] < vals[0] / 2
+    checks.append(("blocked falls as V grows (workload 1, V = 8 .. 128)", falls))
+
+    # 2. Vectorized blocked wins at small V (V = 8, 16): the fastest of the
+    # four patterns, within 3%.
+    def vec_small(kind):
+        ok = True
+        for th in (512, 256):
+            v = v_of(th)
+            names = ["w1_blocked<%d,%d>" % (th, v), "w1_striped<%d,%d>" % (th, v),
+                     "w1_blocked_vec<%d,%d>" % (th, v)] + \
+                    ["w1_staged<%d,%d,%d>" % (th, v, p) for p in (0, 2, 4, 8)]
+            vals = {n: tbps_like(kind, n) for n in names}
+            if None in vals.values():
+                return None
+            ok = ok and vals["w1_blocked_vec<%d,%d>" % (th, v)] >= max(vals.values()) * 0.97
+        return ok
+    checks.append(("vectorized blocked wins at small V (workload 1, V = 8 and 16)", vec_small))
+
+    # 3. Padded staged wins at large V (V = 64, 128) over vectorized blocked,
+    # in both workloads.
+    def staged_large(kind):
+        ok = True
+        for w in ("w1", "w2"):
+            for th in (64, 32):
+                v = v_of(th)
+                best = max(tbps_like(kind, "%s_staged<%d,%d,%d>" % (w, th, v, p)) or 0
+                           for p in (2, 4, 8))
+                vec = tbps_like(kind, "%s_blocked_vec<%d,%d>" % (w, th, v))
+                if vec is None or best == 0:
+                    return None
+                ok = ok and best > vec
+        return ok
+    checks.append(("padded staged beats vectorized blocked at large V (V = 64 and 128, both workloads)", staged_large))
+
+    # 4. Unpadded staged collapses at large V in workload 2: below half the
+    # best padded one.
+    def collapse(kind):
+        ok = True
+        for th in (64, 32):
+            v = v_of(th)
+            pad0 = tbps_like(kind, "w2_staged<%d,%d,0>" % (th, v))
+            best = max(tbps_like(kind, "w2_staged<%d,%d,%d>" % (th, v, p)) or 0 for p in (2, 4, 8))
+            if pad0 is None or best == 0:
+                return None
+            ok = ok and pad0 < best / 2
+        return ok
+    checks.append(("unpadded staged collapses at large V (workload 2, V = 64 and 128)", collapse))
+
+    for text, fn in checks:
+        out.append({"conclusion": text, "measured": fn("measured"),
+                    "predicted": fn("predicted")})
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    runs = sorted(glob.glob(os.path.join(HERE, "results", "*", "measurements.json")))
+    ap.add_argument("--measurements", default=runs[-1] if runs else None)
+    ap.add_argument("--tool", default=os.path.join(HERE, "..", "build", "tool",
+                                                   "cuda-access-lint"))
+    ap.add_argument("--predictions", default=None,
+                    help="the analyzer's output, saved with --write-predictions")
+    ap.add_argument("--write-predictions", default=None)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    if not args.measurements or not os.path.exists(args.measurements):
+        sys.exit("report.py: no measurements.json (give --measurements)")
+    if not args.predictions and not os.path.exists(args.tool):
+        sys.exit("report.py: no cuda-access-lint at %s (give --tool or "
+                 "--predictions)" % args.tool)
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.measurements))
+    os.makedirs(out_dir, exist_ok=True)
+
+    meas = json.load(open(args.measurements))
+    kernels_dir = os.path.join(HERE, "kernels")
+    predicted = {}
+    if args.predictions:
+        docs = json.load(open(args.predictions))
+    else:
+        docs = {"kernels/" + os.path.basename(src): run_tool(args.tool, src, kernels_dir)
+                for src in sorted(glob.glob(os.path.join(kernels_dir, "*.cu")))}
+    if args.write_predictions:
+        # Paths as the repository names them, so the file is the same on
+        # every machine.
+        for rel, doc in docs.items():
+            for section in ("files", "kernels", "findings", "accesses"):
+                for rec in doc.get(section, []):
+                    if "file" in rec:
+                        rec["file"] = rel
+        text = json.dumps(docs, indent=1, sort_keys=True)
+        text = text.replace(kernels_dir + "/", "kernels/")
+        with open(args.write_predictions, "w") as f:
+            f.write(text + "\n")
+    for rel, doc in sorted(docs.items()):
+        for k in doc["kernels"]:
+            predicted[(rel, norm_name(k["name"]))] = {"kernel": k, "accesses": []}
+        for a in doc["accesses"]:
+            key = (rel, norm_name(a["kernel"]))
+            if key in predicted:
+                predicted[key]["accesses"].append(a)
+
+    rows = {}
+    per_kernel = []
+    access_total = access_equal = 0
+    for mk in meas["kernels"]:
+        key = (mk["source"], norm_name(mk["instantiation"]))
+        pk = predicted.get(key)
+        rec = {"name": mk["name"], "group": mk["group"],
+               "measured_us": mk["time_ms"]["median"] * 1000,
+               "measured_tbps": mk["tbps_median"], "accesses": []}
+        if pk is None:
+            rec["error"] = "not found in the analyzer's output"
+            per_kernel.append(rec)
+            continue
+        pred = pk["kernel"]["prediction"]
+        rec["predicted_us"] = pred["time_us"]
+        rec["predicted_regime"] = pred["regime"]
+        joined = join_accesses(pk["accesses"], mk)
+        for p, recs, how in joined:
+            siblings = [q for q, r2, _ in joined if r2 and recs and r2 == recs] or [p]
+            name, pv, mv = counter_pair(p, recs, siblings)
+            m = recs[0] if recs else None
+            ok = equal(pv, mv)
+            access_total += 1
+            access_equal += ok
+            rec["accesses"].append({
+                "line": p["line"], "array": p["array"], "space": p["space"],
+                "kind": p["kind"], "counter": name, "predicted": pv,
+                "measured": mv, "equal": ok, "joined_by": how,
+                "measured_line": m["line"] if m else None,
+                "measured_opcode": m["opcode"] if m else None})
+        per_kernel.append(rec)
+        if pred["time_us"]:
+            rows[norm_name(mk["name"])] = {
+                "measured": rec["measured_us"], "predicted": pred["time_us"]}
+
+    groups = {}
+    for g in GROUPS:
+        ks = [k for k in per_kernel if k["group"] == g and k.get("predicted_us")]
+        p = [k["predicted_us"] for k in ks]
+        m = [k["measured_us"] for k in ks]
+        agree, total, wrong = pair_agreement(p, m)
+        groups[g] = {"kernels": len(ks), "kendall_tau": kendall_tau_b(p, m),
+                     "pairs_over_10pct": total, "pairs_agreeing": agree,
+                     "disagreeing": [[ks[i]["name"], ks[j]["name"]] for i, j in wrong]}
+    concl = conclusions({k: {"measured": v["measured"], "predicted": v["predicted"]}
+                         for k, v in rows.items()})
+    counter_share = access_equal / access_total if access_total else 0.0
+
+    report = {"measurements": os.path.relpath(args.measurements, HERE),
+              "gpu": meas.get("gpu", {}).get("name"), "date_utc": meas.get("date_utc"),
+              "clocks": meas.get("clocks", {}),
+              "counters_equal": access_equal, "counters_total": access_total,
+              "counters_equal_share": counter_share, "groups": groups,
+              "conclusions": concl, "kernels": per_kernel}
+    with open(os.path.join(out_dir, "report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    svg_plot([(k["predicted_us"], k["measured_us"], k["group"], k["name"])
+              for k in per_kernel if k.get("predicted_us")],
+             os.path.join(out_dir, "report.svg"))
+
+    md = ["# Predicted vs measured: %s" % report["measurements"], "",
+          "GPU: %s; run: %s; clocks as found (never changed)." % (report["gpu"], report["date_utc"]),
+          "Predictions: `cuda-access-lint --format=json --accesses` on `validate/kernels/*.cu`",
+          "(the cost model is `analyzer/CostModel.h`). Produced by `validate/report.py`.", "",
+          "## Summary", "",
+          "- Per-access counters (sectors per request for global memory, wavefronts per request "
+          "for shared) equal to the measured ones: **%d of %d (%.1f%%)**." %
+          (access_equal, access_total, 100 * counter_share), "",
+          "| group | kernels | Kendall tau | pairs > 10%% apart, ordered right |", "|---|---|---|---|"]
+    for g, r in groups.items():
+        md.append("| %s | %d | %.3f | %d / %d |" % (g, r["kernels"], r["kendall_tau"],
+                                                r["pairs_agreeing"], r["pairs_over_10pct"]))
+    md += ["", "## The guide's conclusions", "", "| conclusion | measured | predicted |",
+           "|---|---|---|"]
+    for c in concl:
+        md.append("| %s | %s | %s |" % (c["conclusion"],
+                                         {True: "holds", False: "does not hold", None: "n/a"}[c["measured"]],
+                                         {True: "holds", False: "does not hold", None: "n/a"}[c["predicted"]]))
+    md += ["", "## Kernels", "",
+           "| kernel | measured us (TB/s) | predicted us | accesses: counter predicted / measured |",
+           "|---|---|---|---|"]
+    for k in per_kernel:
+        acc = "; ".join("%s %s L%d %s %s/%s%s" % (
+            a["kind"], a["array"], a["line"], a["counter"].split("/")[0],
+            "%.3g" % a["predicted"] if a["predicted"] is not None else "-",
+            "%.3g" % a["measured"] if a["measured"] is not None else "-",
+            "" if a["equal"] else " **≠**") for a in k["accesses"])
+        md.append("| %s | %.1f (%.2f) | %s | %s |" % (
+            k["name"], k["measured_us"], k["measured_tbps"],
+            "%.1f" % k["predicted_us"] if k.get("predicted_us") else "-", acc or k.get("error", "")))
+    md += ["", "![predicted vs measured](report.svg)", ""]
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md))
+
+    print("counters equal: %d/%d (%.1f%%)" % (access_equal, access_total, 100 * counter_share))
+    for g, r in groups.items():
+        print("%-10s tau %.3f  pairs %d/%d" % (g, r["kendall_tau"], r["pairs_agreeing"],
+                                               r["pairs_over_10pct"]))
+    for c in concl:
+        print("%-90s measured=%s predicted=%s" % (c["conclusion"], c["measured"], c["predicted"]))
+    if args.check:
+        bad = counter_share < 0.95 or any(not (r["kendall_tau"] >= 0.8) for r in groups.values())
+        if bad:
+            print("report.py: the predictions do not meet the bar (counters >= 95%, tau >= 0.8)")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
