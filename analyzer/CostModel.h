@@ -23,7 +23,7 @@
 // 4.25 TB/s is its measured copy bandwidth; the L1 rate (250 G units/s, about
 // one per clock per SM at 1.9 GHz over 132 SMs), the request rate and the
 // exponent were fitted to the validate/ run of 2026-11-29 (74 kernels), where
-// they hold from exponent 4 to 6 and rates within 10-20% of these (see
+// tau stays at or above 0.82 from exponent 4 to 6 and rates within 10% (see
 // validate/README.md). The prediction states its regime: the ranking holds
 // when the data is well beyond the 60 MB L2 and there are more than twice as
 // many blocks as SMs (the guide's regime table).
