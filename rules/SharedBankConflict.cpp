@@ -21,6 +21,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 
@@ -282,9 +283,14 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
   int64_t ElemBytes = AC.getTypeSizeInChars(Elem).getQuantity();
   unsigned MaxPad = static_cast<unsigned>(
       std::max<int64_t>(1, 32 * 4 / std::max<int64_t>(1, ElemBytes)));
+  // The configuration that ruled out the last padding is tried first: most
+  // paddings fail on the same instantiation, so each costs one re-analysis.
+  std::vector<std::pair<size_t, const VarDecl *>> Order(Configs.begin(),
+                                                         Configs.end());
   for (unsigned Pad = 1; Pad <= MaxPad && !Plan.Pad; ++Pad) {
     bool Works = true;
-    for (auto &[K, VD] : Configs) {
+    for (size_t Idx = 0; Idx < Order.size(); ++Idx) {
+      auto [K, VD] = Order[Idx];
       int64_t Size = AC.getTypeSizeInChars(VD->getType()).getQuantity();
       QualType Row = VD->getType();
       int64_t Rows = 1;
@@ -310,8 +316,10 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
           break;
         }
       }
-      if (!Works)
+      if (!Works) {
+        std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
         break;
+      }
     }
     if (Works)
       Plan.Pad = Pad;

@@ -14,9 +14,11 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -112,6 +114,11 @@ cl::opt<std::string> RuleDoc(
     cl::value_desc("rule-id"), cl::cat(Category));
 cl::opt<bool> ApplyFixes(
     "fix", cl::desc("Apply the machine-applicable fixes in place (atomically)"),
+    cl::cat(Category));
+cl::opt<bool> PrintStats(
+    "time-phases",
+    cl::desc("Print the time spent parsing, analyzing and checking, per file,\n"
+             "on stderr"),
     cl::cat(Category));
 cl::opt<bool> Explain(
     "explain",
@@ -226,17 +233,32 @@ int runDriver(int argc, const char **argv) {
 
   JsonReport Json;
   FixApplier Fixer;
+  auto FileStart = std::chrono::steady_clock::now();
   unsigned Failing = 0, Reported = 0;
   FrontendStats Stats = FE.run(
       [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
           const ParsedFile &File) {
         const clang::SourceManager &SM = Ctx.getSourceManager();
+        auto T0 = std::chrono::steady_clock::now();
         AnalysisResult R = analyze(Ctx, AO);
+        auto T1 = std::chrono::steady_clock::now();
         RuleContext RC(Ctx, R, AO);
         std::vector<Finding> Findings;
         for (const auto &Rule : allRules())
           if (Selection->enabled(Rule->info().Id))
             Rule->check(RC, Findings);
+        auto T2 = std::chrono::steady_clock::now();
+        if (PrintStats) {
+          auto Ms = [](auto D) {
+            return std::chrono::duration<double, std::milli>(D).count();
+          };
+          llvm::errs() << "cuda-access-lint: time: " << File.Path << ": parse "
+                       << llvm::format("%.0f", Ms(T0 - FileStart)) << " ms, analysis "
+                       << llvm::format("%.1f", Ms(T1 - T0)) << " ms ("
+                       << R.Kernels.size() << " kernel configurations, "
+                       << R.Accesses.size() << " accesses), rules "
+                       << llvm::format("%.1f", Ms(T2 - T1)) << " ms\n";
+        }
         llvm::erase_if(Findings, [&](const Finding &F) {
           return isSuppressed(SM, F.Range.getBegin(), F.Rule);
         });
@@ -258,6 +280,7 @@ int runDriver(int argc, const char **argv) {
           if (Explain)
             printAccessFacts(Ctx, R, llvm::outs(), Colored);
           llvm::outs().flush();
+          FileStart = std::chrono::steady_clock::now();
           return;
         }
         Json.files().push_back({{"file", File.Path},
@@ -274,6 +297,7 @@ int runDriver(int argc, const char **argv) {
         if (Accesses)
           for (const AccessFacts &F : R.Accesses)
             Json.accesses().push_back(accessJson(F, R, SM));
+        FileStart = std::chrono::steady_clock::now();
       },
       llvm::errs());
 

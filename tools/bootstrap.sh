@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages, as root) when it is
+# missing, then configures and builds into build/. Sourced by the two
+# quick-start commands (lint-examples.sh, run-tests.sh).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${CAL_BUILD_DIR:-$ROOT/build}"
+
+# Clang 22 LibTooling (clang 19 and older cannot parse CUDA 13's headers),
+# nlohmann/json, GoogleTest, CMake, Ninja, Python for the report scripts.
+PACKAGES=(clang-22 libclang-22-dev llvm-22-dev nlohmann-json3-dev libgtest-dev
+          cmake ninja-build g++ python3 make)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+if [ ! -f "$BUILD/build.ninja" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+fi
+cmake --build "$BUILD" -j "$jobs" >&2
