@@ -354,11 +354,36 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
   std::vector<std::string> Args = {"clang++", "-x", "cuda"};
   Args.insert(Args.end(), Opts.ExtraArgsBefore.begin(),
               Opts.ExtraArgsBefore.end());
-  Args.insert(Args.end(), Flags->Flags.begin(), Flags->Flags.end());
+  std::optional<CudaToolkit> Toolkit = toolkitFor(*Cmd);
+  for (size_t I = 0; I < Flags->Flags.size(); ++I) {
+    const std::string &F = Flags->Flags[I];
+    // On the built-in prelude, a toolkit's include directory named by the
+    // command would bring the real cuda_runtime.h back in: leave it out.
+    if (!Toolkit) {
+      llvm::StringRef Dir;
+      bool Separate = false;
+      for (llvm::StringRef Flag : {"-I", "-isystem"}) {
+        if (F == Flag && I + 1 < Flags->Flags.size()) {
+          Dir = Flags->Flags[I + 1];
+          Separate = true;
+        } else if (llvm::StringRef(F).starts_with(Flag) && F.size() > Flag.size() &&
+                   Flag == "-I") {
+          Dir = llvm::StringRef(F).drop_front(Flag.size());
+        }
+      }
+      llvm::SmallString<256> Probe(Dir);
+      llvm::sys::path::append(Probe, "cuda_runtime.h");
+      if (!Dir.empty() && llvm::sys::fs::exists(Probe)) {
+        if (Separate)
+          ++I;
+        continue;
+      }
+    }
+    Args.push_back(F);
+  }
   Args.push_back("--cuda-device-only");
   Args.push_back("--offload-arch=" + Info.Arch);
   Args.push_back("-resource-dir=" CAL_CLANG_RESOURCE_DIR);
-  std::optional<CudaToolkit> Toolkit = toolkitFor(*Cmd);
   std::string Include = BuiltinIncludeDir.str();
   if (Toolkit) {
     Args.push_back("--cuda-path=" + Toolkit->Root);
