@@ -692,8 +692,17 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   // modulo 16 bytes: what a 16-byte vector load of the run needs.
   if (M.Groups == 1 && A.Region->BaseAlign >= 16) {
     std::optional<Poly> B0 = Base;
-    if (!A.Loops.empty())
-      B0 = Base.substitute(A.Loops.back().Sym, 0);
+    if (!A.Loops.empty()) {
+      // The run starts at its lowest address: the first iteration of a loop
+      // that walks up, the last of one that walks down.
+      const LoopRef &Inner = A.Loops.back();
+      int64_t First = 0;
+      auto P0 = Base.substitute(Inner.Sym, 0), P1 = Base.substitute(Inner.Sym, 1);
+      if (P0 && P1 && Inner.Trip && *Inner.Trip > 0)
+        if (auto D = Poly::sub(*P1, *P0); D && D->asConstant() && *D->asConstant() < 0)
+          First = *Inner.Trip - 1;
+      B0 = Base.substitute(Inner.Sym, First);
+    }
     bool Ex = false;
     std::vector<std::string> Ignored;
     std::vector<ResidueCase> C16;

@@ -636,10 +636,29 @@ struct Interpreter::Impl {
   // Lvalues
   //===--------------------------------------------------------------------===//
 
+  /// A pointer whose offset is no longer known keeps the object it points
+  /// into: accesses through it are still recorded (with unknown addresses).
+  static AbsValue unknownPointer(const AbsValue &Old, std::string Why) {
+    AbsValue U = AbsValue::unknown(std::move(Why));
+    if (Old.isPointer() || (Old.isUnknown() && Old.Region)) {
+      U.Region = Old.Region;
+      U.Pointee = Old.Pointee;
+    }
+    return U;
+  }
+
   LValue memoryAt(const AbsValue &Ptr, QualType T, const std::string &Why) {
     LValue L;
-    if (!Ptr.isPointer())
+    if (!Ptr.isPointer()) {
+      if (Ptr.isUnknown() && Ptr.Region) {
+        L.K = LValue::Memory;
+        L.Region = Ptr.Region;
+        L.Type = T;
+        L.Why = Ptr.Why.empty() ? Why : Ptr.Why;
+        return L;
+      }
       return LValue::unknown(Ptr.Why.empty() ? Why : Ptr.Why);
+    }
     L.K = LValue::Memory;
     L.Region = Ptr.Region;
     L.Offset = Ptr.Val;
@@ -681,9 +700,12 @@ struct Interpreter::Impl {
     if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       AbsValue Base = eval(A->getBase());
       AbsValue Idx = eval(A->getIdx());
-      if (!Base.isPointer())
+      if (!Base.isPointer()) {
+        if (Base.isUnknown() && Base.Region)
+          return memoryAt(Base, A->getType(), "base pointer unknown");
         return LValue::unknown(Base.Why.empty() ? "base pointer unknown"
                                                 : Base.Why);
+      }
       return offsetBy(Base, Idx, A->getType(), A->getIdx());
     }
     if (auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -1086,7 +1108,7 @@ struct Interpreter::Impl {
     if (!Ptr.isPointer())
       return Ptr;
     if (!Int.isInt())
-      return AbsValue::unknown(Int.Why);
+      return unknownPointer(Ptr, Int.Why);
     auto Size = sizeOf(Pointee);
     if (!Size)
       return AbsValue::unknown("pointer to an incomplete type");
@@ -1851,6 +1873,9 @@ struct Interpreter::Impl {
         continue;
       if (TakeA)
         IA->second = select(*TakeA, IA->second, IB->second);
+      else if (IA->second.Region && IA->second.Region == IB->second.Region)
+        IA->second = unknownPointer(IA->second, "`" + VD->getNameAsString() +
+                                                    "` differs between branches");
       else
         IA->second = AbsValue::unknown("`" + VD->getNameAsString() +
                                        "` differs between branches");
@@ -1944,6 +1969,39 @@ struct Interpreter::Impl {
     return std::nullopt;
   }
 
+  /// Whether \p E mentions \p VD.
+  static bool mentionsVar(const Stmt *E, const VarDecl *VD) {
+    if (!E)
+      return false;
+    if (auto *D = dyn_cast<DeclRefExpr>(E))
+      if (D->getDecl() == VD)
+        return true;
+    for (const Stmt *C : E->children())
+      if (mentionsVar(C, VD))
+        return true;
+    return false;
+  }
+
+  /// A break, continue, return or goto that leaves this loop's iteration
+  /// early (break/continue of nested loops and switches do not count).
+  static bool jumpsOut(const Stmt *S, bool InLoop = false, bool InSwitch = false) {
+    if (!S)
+      return false;
+    if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+      return true;
+    if (isa<ContinueStmt>(S))
+      return !InLoop;
+    if (isa<BreakStmt>(S))
+      return !InLoop && !InSwitch;
+    bool Loop = InLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+    bool Switch = InSwitch || isa<SwitchStmt>(S);
+    for (const Stmt *C : S->children())
+      if (jumpsOut(C, Loop, Switch))
+        return true;
+    return false;
+  }
+
   /// The increments of a for-loop's increment expression (`i++`, `i += s`,
   /// `i++, j += 2`).
   void incrementsOf(const Expr *Inc, std::vector<LinearUpdate> &Out) const {
@@ -2000,7 +2058,8 @@ struct Interpreter::Impl {
                                    const AbsValue &Start, int64_t Step) {
     auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
                                                     : nullptr);
-    if (!B || !B->isComparisonOp() || !Start.isInt() || Step == 0)
+    if (!B || !B->isComparisonOp() || !(Start.isInt() || Start.isPointer()) ||
+        Step == 0)
       return std::nullopt;
     auto IsIV = [&](const Expr *E) {
       if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
@@ -2020,8 +2079,24 @@ struct Interpreter::Impl {
     size_t Mark = Out.size();
     AbsValue Bound = eval(BoundE);
     Out.resize(Mark);
+    if (Start.isPointer()) {
+      // Pointers into the same object: compare byte offsets.
+      auto Size = sizeOf(Start.Pointee);
+      if (!Bound.isPointer() || Bound.Region != Start.Region || !Size ||
+          *Size <= 0)
+        return std::nullopt;
+      AbsValue S = AbsValue::integer(Start.Val);
+      Bound = AbsValue::integer(Bound.Val);
+      return tripCountOf(Op, S, Bound, Step * *Size);
+    }
     if (!Bound.isInt())
       return std::nullopt;
+    return tripCountOf(Op, Start, Bound, Step);
+  }
+
+  std::optional<int64_t> tripCountOf(BinaryOperatorKind Op,
+                                     const AbsValue &Start,
+                                     const AbsValue &Bound, int64_t Step) {
     auto D = LaneVec::zip(Bound.Val, Start.Val, Poly::sub);
     if (!D)
       return std::nullopt;
@@ -2120,31 +2195,71 @@ struct Interpreter::Impl {
     std::string IVName;
     const VarDecl *IV = nullptr;
     std::optional<AbsValue> IVStart, IVStep;
-    for (const LinearUpdate &U : Incs)
-      if (!BodyModified.count(U.VD) && !IV) {
-        auto D = deltaOf(U, Modified);
-        auto S = Env.find(U.VD);
-        if (D && S != Env.end() && S->second.isInt()) {
-          IV = U.VD;
-          IVStart = S->second;
-          IVStep = *D;
-          IVName = U.VD->getNameAsString();
+    // An integer counter first; else a pointer walked by the increment
+    // (`for (; p < end; p += 256)`). Every other variable the increment
+    // advances (`++k, p += 256`) advances with the iteration count.
+    std::vector<LinearUpdate> IncLinear;
+    for (int Pass = 0; Pass < 2 && !IV; ++Pass)
+      for (const LinearUpdate &U : Incs)
+        if (!BodyModified.count(U.VD) && !IV) {
+          auto D = deltaOf(U, Modified);
+          auto S = Env.find(U.VD);
+          if (D && S != Env.end() &&
+              (Pass == 0 ? S->second.isInt() : S->second.isPointer())) {
+            IV = U.VD;
+            IVStart = S->second;
+            IVStep = *D;
+            IVName = U.VD->getNameAsString();
+          }
         }
-      }
+    for (const LinearUpdate &U : Incs)
+      if (U.VD != IV && !BodyModified.count(U.VD))
+        IncLinear.push_back(U);
     std::optional<int64_t> Trip;
     if (IV && IVStep->Val.asConstant())
       Trip = tripCount(Cond, IV, *IVStart, *IVStep->Val.asConstant());
+    // A while/do loop whose counter is advanced once at the top level of
+    // its body (`while (c < n) { ...; ++c; }`): the condition bounds it as
+    // well, when nothing jumps past the update.
+    const VarDecl *BodyCounter = nullptr;
+    if (!IV && Cond && !jumpsOut(Body)) {
+      for (const LinearUpdate &U : BodyLinear) {
+        if (!mentionsVar(Cond, U.VD))
+          continue;
+        auto D = deltaOf(U, Modified);
+        auto S = Env.find(U.VD);
+        if (!D || !D->Val.asConstant() || S == Env.end() || !S->second.isInt())
+          continue;
+        int64_t Step = *D->Val.asConstant();
+        if (isa<DoStmt>(Loop)) {
+          // The condition sees the counter after the body's update.
+          auto Next = LaneVec::zip(S->second.Val, LaneVec(Poly(Step)), Poly::add);
+          if (!Next)
+            continue;
+          if (auto T = tripCount(Cond, U.VD, AbsValue::integer(*Next), Step))
+            Trip = 1 + *T;
+        } else {
+          Trip = tripCount(Cond, U.VD, S->second, Step);
+        }
+        if (Trip) {
+          BodyCounter = U.VD;
+          break;
+        }
+      }
+    }
 
     SymbolId Sym;
     // The display walk names the loop variable itself.
-    bool DisplayVar = W.Display && IV && IVStart->Val.isUniform();
+    bool DisplayVar =
+        W.Display && IV && IVStart->isInt() && IVStart->Val.isUniform();
     if (DisplayVar) {
       Sym = loopSymbol(IVName, Trip, SymbolKind::LoopVar,
                        IVStart->Val.asConstant().value_or(0),
                        IVStep->Val.asConstant().value_or(1));
     } else {
       std::string Name = IV ? IVName : "iter";
-      if (!W.Display || IV == nullptr || !IVStart->Val.isUniform())
+      if (!W.Display || IV == nullptr || !IVStart->isInt() ||
+          !IVStart->Val.isUniform())
         Name = "iter(" + (IV ? IVName : std::string("loop")) + ")";
       Sym = loopSymbol(Name, Trip, SymbolKind::LoopIter);
     }
@@ -2163,8 +2278,8 @@ struct Interpreter::Impl {
       Entry.push_back({VD, It == Env.end() ? AbsValue::unknown("") : It->second});
     }
     for (const VarDecl *VD : Modified)
-      Env[VD] = AbsValue::unknown("`" + VD->getNameAsString() +
-                                  "` is modified in a loop");
+      Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
+                                            "` is modified in a loop");
     auto EntryValue = [&](const VarDecl *VD) -> AbsValue {
       for (auto &[D, V] : Entry)
         if (D == VD)
@@ -2202,6 +2317,14 @@ struct Interpreter::Impl {
         Env[IV] = Advance(*IVStart, *IVStep, K);
     }
     std::vector<std::pair<const VarDecl *, AbsValue>> Linear;
+    for (const LinearUpdate &U : IncLinear) {
+      auto D = deltaOf(U, Modified);
+      if (!D)
+        continue;
+      AbsValue Start = EntryValue(U.VD);
+      Env[U.VD] = Advance(Start, *D, KIter);
+      Linear.push_back({U.VD, *D});
+    }
     for (const LinearUpdate &U : BodyLinear) {
       if (U.VD == IV)
         continue;
@@ -2216,7 +2339,7 @@ struct Interpreter::Impl {
     LoopRef Ref;
     Ref.Loop = Loop;
     Ref.Sym = Sym;
-    Ref.VarName = IV ? IVName : "";
+    Ref.VarName = IV ? IVName : BodyCounter ? BodyCounter->getNameAsString() : "";
     Ref.Trip = Trip;
     Loops.push_back(Ref);
     if (CondVar)
@@ -2233,8 +2356,8 @@ struct Interpreter::Impl {
 
     // After the loop.
     for (const VarDecl *VD : Modified)
-      Env[VD] = AbsValue::unknown("`" + VD->getNameAsString() +
-                                  "` after a loop");
+      Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
+                                            "` after a loop");
     if (Trip) {
       Poly N(*Trip);
       for (auto &[VD, D] : Linear)
@@ -2284,11 +2407,11 @@ struct Interpreter::Impl {
       llvm::SmallPtrSet<const VarDecl *, 8> Modified;
       collectModified(F->getBody(), Modified);
       for (const VarDecl *VD : Modified)
-        Env[VD] = AbsValue::unknown("modified in a loop");
+        Env[VD] = unknownPointer(Env[VD], "modified in a loop");
       exec(F->getLoopVarStmt());
       exec(F->getBody());
       for (const VarDecl *VD : Modified)
-        Env[VD] = AbsValue::unknown("modified in a loop");
+        Env[VD] = unknownPointer(Env[VD], "modified in a loop");
       return;
     }
     case Stmt::SwitchStmtClass: {
@@ -2300,7 +2423,7 @@ struct Interpreter::Impl {
       collectModified(Sw->getBody(), Modified);
       exec(Sw->getBody());
       for (const VarDecl *VD : Modified)
-        Env[VD] = AbsValue::unknown("assigned in a switch");
+        Env[VD] = unknownPointer(Env[VD], "assigned in a switch");
       return;
     }
     case Stmt::ReturnStmtClass: {

@@ -161,9 +161,16 @@ void BlockedStride::check(const RuleContext &Ctx,
           "): the cost is in L1 requests per instruction, not DRAM traffic");
 
     // What to write instead.
+    // A run as long as a loop of unknown trip count: contiguity is unset
+    // though the loop steps by exactly the thread's run.
+    bool Unbounded =
+        !F.PerThreadContiguousBytes && !F.Loops.empty() &&
+        F.Loops.back().StrideBytes &&
+        std::abs(*F.Loops.back().StrideBytes) ==
+            int64_t(F.SiblingRun) * F.BytesPerLane;
     int64_t Run = F.PerThreadContiguousBytes.value_or(F.BytesPerLane);
-    bool Walks = Run > int64_t(F.BytesPerLane);
-    if (Walks && Run < 128 && F.BytesPerLane < 16)
+    bool Walks = Unbounded || Run > int64_t(F.BytesPerLane);
+    if (Walks && (Unbounded || Run < 128) && F.BytesPerLane < 16)
       R.Fixes.push_back(vectorizeSuggestion(Ctx, F));
     else if (Walks)
       R.Fixes.push_back(stageSuggestion(Ctx, F));

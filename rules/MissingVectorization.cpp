@@ -99,7 +99,12 @@ void MissingVectorization::check(const RuleContext &Ctx,
       continue;
 
     int64_t ThreadRun = F.PerThreadContiguousBytes.value_or(RunBytes);
-    bool ThreadLevel = Unrolled || (ThreadRun > int64_t(F.BytesPerLane));
+    // Contiguous lanes that also read their neighbours' elements (a
+    // stencil's in[i], in[i + 1]): the thread's few adjacent elements overlap
+    // the next lanes' and are no run to load whole.
+    bool Overlapping = Contiguous && F.SiblingRun > 1;
+    bool ThreadLevel =
+        Unrolled || (!Overlapping && ThreadRun > int64_t(F.BytesPerLane));
     if (!ThreadLevel) {
       // The thread's loop handles several elements, and the warp's requests
       // of successive iterations tile the data (striped, block-stride): the
@@ -171,7 +176,8 @@ void MissingVectorization::check(const RuleContext &Ctx,
           "multiple of " +
           std::to_string(16 / F.BytesPerLane) +
           ", or handle the tail separately); " +
-          (F.RunStartAligned16 && *F.RunStartAligned16
+          ((F.RunStartAligned16 && *F.RunStartAligned16) ||
+                   F.Alignment == AlignmentFact::Aligned
                ? std::string("the base is proven 16-byte aligned")
                : std::string("needs the base 16-byte aligned (not proven "
                              "here)"));

@@ -67,11 +67,46 @@ std::optional<std::string> loopHeaderWithStep(const RuleContext &Ctx,
   const auto *IV = dyn_cast<VarDecl>(Init->getSingleDecl());
   if (!IV)
     return std::nullopt;
+  // Only a loop that counts up by one (`++c`, `c++`, `c += 1`) to a bound
+  // (`c < n`, `c <= n`, `c != n`) keeps its meaning with a larger step.
+  auto IsIV = [&](const Expr *E) {
+    auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == IV;
+  };
+  const Expr *Inc = Loop->getInc()->IgnoreParenImpCasts();
+  bool UnitUp = false;
+  if (auto *U = dyn_cast<UnaryOperator>(Inc))
+    UnitUp = U->isIncrementOp() && IsIV(U->getSubExpr());
+  else if (auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    Expr::EvalResult R;
+    UnitUp = CA->getOpcode() == BO_AddAssign && IsIV(CA->getLHS()) &&
+             CA->getRHS()->EvaluateAsInt(R, Ctx.Ctx) && R.Val.getInt() == 1;
+  }
+  const auto *Cmp = dyn_cast<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
+  if (!UnitUp || !Cmp || !IsIV(Cmp->getLHS()) ||
+      (Cmp->getOpcode() != BO_LT && Cmp->getOpcode() != BO_LE &&
+       Cmp->getOpcode() != BO_NE))
+    return std::nullopt;
   std::string InitText = Ctx.text(Init->getSourceRange());
   if (!InitText.empty() && InitText.back() == ';')
     InitText.pop_back();
   return "for (" + InitText + "; " + Ctx.text(Loop->getCond()->getSourceRange()) +
          "; " + IV->getNameAsString() + " += " + std::to_string(Step) + ")";
+}
+
+/// The array to index in rewritten code and the element index of the
+/// warp-uniform part of the address in it. BaseElementIndex is counted from
+/// the region's base (the kernel's parameter): when the access goes through
+/// another pointer (`row = in + r * n`), the code names the parameter, if it
+/// is in scope there; else the index is left to the user.
+static std::pair<std::string, std::string> baseOf(const AccessFacts &F) {
+  std::string Region = F.Region ? F.Region->Name : F.Array;
+  if (F.Array == Region)
+    return {F.Array, F.BaseElementIndex};
+  if (F.CallStack.empty() && F.Region && F.Region->Decl &&
+      llvm::isa<ParmVarDecl>(F.Region->Decl))
+    return {Region, F.BaseElementIndex};
+  return {F.Array, ""};
 }
 
 Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
@@ -140,7 +175,8 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
                                     : "THREADS";
   unsigned Pad = conflictFreePad(static_cast<unsigned>(Run), Elem);
   std::string T = F.Type.getUnqualifiedType().getAsString();
-  std::string Base = F.BaseElementIndex.empty() ? "base" : F.BaseElementIndex;
+  auto [Array, Index] = baseOf(F);
+  std::string Base = Index.empty() ? "base" : Index;
   X.Description = "stage the block's rows through shared memory padded by " +
                   std::to_string(Pad) +
                   " element" + (Pad == 1 ? "" : "s") +
@@ -154,7 +190,7 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
            "for (int i = threadIdx.x; i < " + Threads + " * " +
            std::to_string(Run) + "; i += " + Threads + ")  // coalesced\n" +
            "  sh[i / " + std::to_string(Run) + "][i % " + std::to_string(Run) +
-           "] = " + F.Array + "[" + Base + " + i];\n" +
+           "] = " + Array + "[" + Base + " + i];\n" +
            "__syncthreads();\n" + "// then read sh[threadIdx.x][c] instead of " +
            Ctx.text(F.E->getSourceRange());
   return X;
@@ -168,16 +204,22 @@ std::optional<Fix> interchangeSuggestion(const RuleContext &Ctx,
   const KernelInfo &K = Ctx.Result.Kernels[F.Kernel];
   if (!K.Shape.Dim || (*K.Shape.Dim)[1] != 1 || (*K.Shape.Dim)[2] != 1)
     return std::nullopt;
+  // The threads' runs must tile the row (lane stride = run): then the
+  // striped loop reads the same elements, in another order.
+  if (!F.LaneStrideBytes || !F.PerThreadContiguousBytes ||
+      *F.LaneStrideBytes != *F.PerThreadContiguousBytes)
+    return std::nullopt;
   Fix X;
   X.Kind = FixKind::Interchange;
   X.Apply = Applicability::Suggestion;
   std::string C = F.Loops.back().VarName;
   std::string Threads = std::to_string((*K.Shape.Dim)[0]);
-  std::string Base = F.BaseElementIndex.empty() ? "" : F.BaseElementIndex + " + ";
+  auto [Array, Index] = baseOf(F);
+  std::string Base = Index.empty() ? "" : Index + " + ";
   X.Description = "the loop's order does not matter here: let adjacent lanes "
                   "take adjacent elements (striped); coalesced, though still "
                   "one element per instruction";
-  X.Code = F.Array + "[" + Base + C + " * " + Threads + " + threadIdx.x]";
+  X.Code = Array + "[" + Base + C + " * " + Threads + " + threadIdx.x]";
   return X;
 }
 
