@@ -3,8 +3,19 @@
 #include "output/Location.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
 
 namespace cal {
+
+std::string displayPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return Path.str();
+  llvm::StringRef Rest = Path;
+  if (Rest.consume_front(Cwd) && Rest.consume_front("/") && !Rest.empty())
+    return Rest.str();
+  return Path.str();
+}
 
 Position positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc) {
   Position P;
@@ -14,7 +25,7 @@ Position positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc) {
   clang::PresumedLoc PL = SM.getPresumedLoc(E, /*UseLineDirectives=*/false);
   if (PL.isInvalid())
     return P;
-  P.File = PL.getFilename();
+  P.File = displayPath(PL.getFilename());
   P.Line = PL.getLine();
   P.Column = PL.getColumn();
   P.Offset = SM.getFileOffset(E);

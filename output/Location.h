@@ -20,6 +20,10 @@ struct Position {
   bool valid() const { return Line != 0; }
 };
 
+/// A path relative to the working directory when it lies below it (what
+/// code-scanning and review tools expect), else as it is.
+std::string displayPath(llvm::StringRef Path);
+
 Position positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 /// The position of the last character of the token at \p Loc.

@@ -5,6 +5,7 @@
 #include "analyzer/Analyzer.h"
 #include "frontend/Frontend.h"
 #include "output/JsonReport.h"
+#include "output/SarifReport.h"
 #include "output/TextReport.h"
 #include "rules/Registry.h"
 #include "rules/Suppression.h"
@@ -83,13 +84,15 @@ cl::opt<bool> UseColor(
              "--use-color=false turns it off"),
     cl::cat(Category));
 
-enum class OutputFormat { Text, Json };
+enum class OutputFormat { Text, Json, Sarif };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
     cl::values(clEnumValN(OutputFormat::Text, "text",
                           "clang-style diagnostics (default)"),
                clEnumValN(OutputFormat::Json, "json",
-                          "one JSON document (docs/json-output.md)")),
+                          "one JSON document (docs/json-output.md)"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0, for code scanning")),
     cl::cat(Category));
 cl::opt<bool> Accesses(
     "accesses",
@@ -303,6 +306,8 @@ int runDriver(int argc, const char **argv) {
 
   if (Format == OutputFormat::Json)
     Json.write(llvm::outs(), Accesses);
+  if (Format == OutputFormat::Sarif)
+    llvm::outs() << sarifDocument(Json.findings()).dump(2) << "\n";
   if (ApplyFixes && Fixer.applyAll(llvm::errs(), llvm::errs()) < 0)
     return ExitUsageError;
 
