@@ -117,6 +117,7 @@ json findingJson(const Finding &F, clang::ASTContext &Ctx) {
   J["file"] = B.File;
   J["line"] = B.Line;
   J["column"] = B.Column;
+  J["offset"] = B.Offset;
   J["end_line"] = E.valid() ? E.Line : B.Line;
   J["end_column"] = E.valid() ? E.Column : B.Column;
   J["kernel"] = F.Kernel;

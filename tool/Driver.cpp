@@ -5,6 +5,7 @@
 #include "analyzer/Analyzer.h"
 #include "frontend/Frontend.h"
 #include "output/JsonReport.h"
+#include "output/ReviewFormats.h"
 #include "output/SarifReport.h"
 #include "output/TextReport.h"
 #include "rules/Registry.h"
@@ -84,7 +85,7 @@ cl::opt<bool> UseColor(
              "--use-color=false turns it off"),
     cl::cat(Category));
 
-enum class OutputFormat { Text, Json, Sarif };
+enum class OutputFormat { Text, Json, Sarif, Github, Rdjsonl };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
     cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -92,8 +93,17 @@ cl::opt<OutputFormat> Format(
                clEnumValN(OutputFormat::Json, "json",
                           "one JSON document (docs/json-output.md)"),
                clEnumValN(OutputFormat::Sarif, "sarif",
-                          "SARIF 2.1.0, for code scanning")),
+                          "SARIF 2.1.0, for code scanning"),
+               clEnumValN(OutputFormat::Github, "github",
+                          "GitHub Actions annotations (::warning ...)"),
+               clEnumValN(OutputFormat::Rdjsonl, "rdjsonl",
+                          "reviewdog's JSON lines")),
     cl::cat(Category));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the findings and their machine-applicable fixes to a\n"
+             "YAML file in clang-tidy's format (clang-apply-replacements)"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Accesses(
     "accesses",
     cl::desc("With --format=json: add the analyzer's facts for every access"),
@@ -283,8 +293,6 @@ int runDriver(int argc, const char **argv) {
           if (Explain)
             printAccessFacts(Ctx, R, llvm::outs(), Colored);
           llvm::outs().flush();
-          FileStart = std::chrono::steady_clock::now();
-          return;
         }
         Json.files().push_back({{"file", File.Path},
                                 {"arch", File.Arch},
@@ -308,6 +316,22 @@ int runDriver(int argc, const char **argv) {
     Json.write(llvm::outs(), Accesses);
   if (Format == OutputFormat::Sarif)
     llvm::outs() << sarifDocument(Json.findings()).dump(2) << "\n";
+  if (Format == OutputFormat::Github)
+    llvm::outs() << githubAnnotations(Json.findings());
+  if (Format == OutputFormat::Rdjsonl)
+    llvm::outs() << reviewdogJsonLines(Json.findings());
+  if (!ExportFixes.empty()) {
+    std::string MainFile = FE.files().size() == 1 ? FE.files().front() : "";
+    if (llvm::Error E = llvm::writeToOutput(
+            ExportFixes, [&](llvm::raw_ostream &OS) -> llvm::Error {
+              OS << exportFixesYaml(Json.findings(), MainFile);
+              return llvm::Error::success();
+            })) {
+      llvm::errs() << "cuda-access-lint: error: cannot write '" << ExportFixes
+                   << "': " << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+  }
   if (ApplyFixes && Fixer.applyAll(llvm::errs(), llvm::errs()) < 0)
     return ExitUsageError;
 

@@ -1,0 +1,128 @@
+//===- OutputFormatsTest.cpp - What CI and review tools read --------------===//
+//
+// The same findings as --format=json, in SARIF, GitHub annotations,
+// reviewdog's JSON lines and clang-tidy's export-fixes YAML; and --fix
+// rewriting a file so that it lints clean of what was fixed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "support/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+
+namespace cal {
+namespace {
+
+using nlohmann::json;
+using test::runProcess;
+using test::TempDir;
+
+const char Transpose[] = R"cu(#define TILE 32
+__global__ void transpose(const float *in, float *out, int n) {
+  __shared__ float tile[TILE][TILE];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += 8)
+    tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += 8)
+    out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+void launch(const float *in, float *out, int n) {
+  transpose<<<dim3(n / TILE, n / TILE), dim3(TILE, 8)>>>(in, out, n);
+}
+)cu";
+
+struct LintRun {
+  TempDir Dir{"cal-formats"};
+  std::string File = Dir / "t.cu";
+  LintRun() { EXPECT_TRUE(test::writeFile(File, Transpose)); }
+  test::ProcessResult lint(std::vector<std::string> Args) {
+    std::vector<std::string> Argv = {CAL_TOOL_PATH};
+    Argv.insert(Argv.end(), Args.begin(), Args.end());
+    Argv.push_back(File);
+    Argv.push_back("--");
+    Argv.push_back("-std=c++17");
+    return runProcess(Argv);
+  }
+};
+
+TEST(OutputFormats, SarifHasRulesResultsAndFixes) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--format=sarif"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  json Doc = json::parse(P.Stdout);
+  EXPECT_EQ(Doc["version"], "2.1.0");
+  const json &Run0 = Doc["runs"][0];
+  EXPECT_EQ(Run0["tool"]["driver"]["rules"].size(), 4u);
+  ASSERT_EQ(Run0["results"].size(), 1u);
+  const json &Res = Run0["results"][0];
+  EXPECT_EQ(Res["ruleId"], "shared-bank-conflict");
+  EXPECT_EQ(Res["level"], "warning");
+  EXPECT_EQ(Res["locations"][0]["physicalLocation"]["region"]["startLine"], 12);
+  const json &Rep = Res["fixes"][0]["artifactChanges"][0]["replacements"][0];
+  EXPECT_EQ(Rep["insertedContent"]["text"], "TILE + 1");
+  EXPECT_EQ(Rep["deletedRegion"]["charLength"], 4);
+}
+
+TEST(OutputFormats, GithubAnnotationsOneLineEach) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--format=github"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe();
+  auto Lines = test::nonEmptyLines(P.Stdout);
+  ASSERT_EQ(Lines.size(), 1u) << P.Stdout;
+  EXPECT_EQ(Lines[0].rfind("::warning file=", 0), 0u) << Lines[0];
+  EXPECT_NE(Lines[0].find(",line=12,col=28,"), std::string::npos) << Lines[0];
+  EXPECT_NE(Lines[0].find("title=shared-bank-conflict::"), std::string::npos);
+  EXPECT_NE(Lines[0].find("32-way bank conflict"), std::string::npos);
+}
+
+TEST(OutputFormats, ReviewdogJsonLinesCarryTheSuggestion) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--format=rdjsonl"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe();
+  auto Lines = test::nonEmptyLines(P.Stdout);
+  ASSERT_EQ(Lines.size(), 1u);
+  json D = json::parse(Lines[0]);
+  EXPECT_EQ(D["severity"], "WARNING");
+  EXPECT_EQ(D["code"]["value"], "shared-bank-conflict");
+  EXPECT_EQ(D["suggestions"][0]["text"], "TILE + 1");
+  EXPECT_EQ(D["suggestions"][0]["range"]["start"]["line"], 3);
+}
+
+TEST(OutputFormats, ExportFixesIsClangTidyYaml) {
+  LintRun R;
+  std::string Yaml = R.Dir / "fixes.yaml";
+  test::ProcessResult P = R.lint({"--export-fixes=" + Yaml});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  std::optional<std::string> Y = test::readFile(Yaml);
+  ASSERT_TRUE(Y);
+  EXPECT_NE(Y->find("DiagnosticName:  shared-bank-conflict"), std::string::npos) << *Y;
+  EXPECT_NE(Y->find("ReplacementText: 'TILE + 1'"), std::string::npos) << *Y;
+}
+
+TEST(OutputFormats, FixPadsAndTheResultLintsClean) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--fix"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  std::optional<std::string> Fixed = test::readFile(R.File);
+  ASSERT_TRUE(Fixed);
+  EXPECT_NE(Fixed->find("__shared__ float tile[TILE][TILE + 1];"), std::string::npos)
+      << *Fixed;
+  // Only that line changed.
+  std::string Expected = Transpose;
+  Expected.replace(Expected.find("tile[TILE][TILE]"), 16, "tile[TILE][TILE + 1]");
+  EXPECT_EQ(*Fixed, Expected);
+  test::ProcessResult Again = R.lint({"--format=json"});
+  ASSERT_TRUE(Again.exitedWith(0)) << Again.describe() << Again.Stdout;
+  EXPECT_TRUE(json::parse(Again.Stdout)["findings"].empty());
+}
+
+} // namespace
+} // namespace cal
