@@ -736,6 +736,12 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     for (unsigned Ln = 0; Ln < WarpSize && Same; ++Ln) {
       if (!(A.Active & (1u << Ln)))
         continue;
+      // A value that changes by an unknown amount each iteration.
+      for (SymbolId V : L.Varying)
+        if (Off.lane(Ln).mentions(V))
+          Same = false;
+      if (!Same)
+        break;
       auto P1 = Off.lane(Ln).substitute(L.Sym, 1);
       auto P0 = Off.lane(Ln).substitute(L.Sym, 0);
       std::optional<Poly> D;

@@ -1057,8 +1057,12 @@ struct Interpreter::Impl {
       LValue L = evalLValue(Sub);
       if (L.K != LValue::Memory)
         return AbsValue::unknown(L.Why.empty() ? "array not tracked" : L.Why);
-      if (!L.Offset)
-        return AbsValue::unknown(L.Why);
+      if (!L.Offset) {
+        AbsValue V = AbsValue::unknown(L.Why);
+        V.Region = L.Region;
+        V.Pointee = CE->getType()->getPointeeType();
+        return V;
+      }
       return AbsValue::pointer(L.Region, *L.Offset,
                                CE->getType()->getPointeeType());
     }
@@ -1185,6 +1189,13 @@ struct Interpreter::Impl {
       if (L.K == LValue::Memory && L.Offset)
         return AbsValue::pointer(L.Region, *L.Offset,
                                  U->getSubExpr()->getType());
+      if (L.K == LValue::Memory && L.Region) {
+        // The object is known, the offset is not (&hist[key]).
+        AbsValue V = AbsValue::unknown(L.Why);
+        V.Region = L.Region;
+        V.Pointee = U->getSubExpr()->getType();
+        return V;
+      }
       return AbsValue::unknown(L.K == LValue::Var ? "address of a local"
                                                   : L.Why);
     }
@@ -2002,6 +2013,93 @@ struct Interpreter::Impl {
     return false;
   }
 
+  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
+  /// counter scaled by a constant in the increment, with constant start and
+  /// bound: the trip count by counting (the reductions' and scans' loops).
+  template <typename EntryFn>
+  std::optional<std::pair<const VarDecl *, int64_t>>
+  geometricTrip(const Expr *Cond, const Expr *Inc, const Stmt *Body,
+                const llvm::SmallPtrSetImpl<const VarDecl *> &BodyModified,
+                EntryFn EntryValue) {
+    if (!Cond || !Inc || jumpsOut(Body))
+      return std::nullopt;
+    auto VarOf = [](const Expr *E) -> const VarDecl * {
+      if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(D->getDecl());
+      return nullptr;
+    };
+    auto ConstOf = [&](const Expr *E) -> std::optional<int64_t> {
+      Expr::EvalResult R;
+      if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+        return R.Val.getInt().getExtValue();
+      return std::nullopt;
+    };
+    const Expr *E = Inc->IgnoreParenImpCasts();
+    const VarDecl *VD = nullptr;
+    BinaryOperatorKind Op = BO_Comma;
+    std::optional<int64_t> K;
+    if (auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
+      VD = VarOf(CA->getLHS());
+      Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
+      K = ConstOf(CA->getRHS());
+    } else if (auto *B = dyn_cast<BinaryOperator>(E);
+               B && B->getOpcode() == BO_Assign) {
+      VD = VarOf(B->getLHS());
+      if (auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+          R && VarOf(R->getLHS()) == VD) {
+        Op = R->getOpcode();
+        K = ConstOf(R->getRHS());
+      }
+    }
+    if (!VD || !K || BodyModified.count(VD) || !VD->getType()->isIntegerType())
+      return std::nullopt;
+    if (!((Op == BO_Mul && *K > 1) || (Op == BO_Div && *K > 1) ||
+          ((Op == BO_Shl || Op == BO_Shr) && *K > 0 && *K < 31)))
+      return std::nullopt;
+    auto *C = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!C || !C->isComparisonOp())
+      return std::nullopt;
+    BinaryOperatorKind Cmp = C->getOpcode();
+    const Expr *BoundE;
+    if (VarOf(C->getLHS()) == VD) {
+      BoundE = C->getRHS();
+    } else if (VarOf(C->getRHS()) == VD) {
+      BoundE = C->getLHS();
+      Cmp = BinaryOperator::reverseComparisonOp(Cmp);
+    } else {
+      return std::nullopt;
+    }
+    size_t Mark = Out.size();
+    AbsValue Bound = eval(BoundE);
+    Out.resize(Mark);
+    AbsValue Start = EntryValue(VD);
+    auto B0 = Bound.isInt() ? Bound.Val.asConstant() : std::nullopt;
+    auto S0 = Start.isInt() ? Start.Val.asConstant() : std::nullopt;
+    if (!B0 || !S0)
+      return std::nullopt;
+    int64_t X = *S0, N = 0;
+    auto Holds = [&](int64_t V) {
+      switch (Cmp) {
+      case BO_LT: return V < *B0;
+      case BO_LE: return V <= *B0;
+      case BO_GT: return V > *B0;
+      case BO_GE: return V >= *B0;
+      case BO_NE: return V != *B0;
+      default: return false;
+      }
+    };
+    while (Holds(X)) {
+      if (++N > 64)
+        return std::nullopt;
+      int64_t Next = Op == BO_Mul ? X * *K : Op == BO_Div ? X / *K
+                   : Op == BO_Shl ? X << *K : X >> *K;
+      if (Next == X || std::abs(Next) > (int64_t(1) << 40))
+        return std::nullopt;
+      X = Next;
+    }
+    return std::make_pair(VD, N);
+  }
+
   /// The increments of a for-loop's increment expression (`i++`, `i += s`,
   /// `i++, j += 2`).
   void incrementsOf(const Expr *Inc, std::vector<LinearUpdate> &Out) const {
@@ -2340,8 +2438,83 @@ struct Interpreter::Impl {
     Ref.Loop = Loop;
     Ref.Sym = Sym;
     Ref.VarName = IV ? IVName : BodyCounter ? BodyCounter->getNameAsString() : "";
+    if (!Trip && !IV && !BodyCounter)
+      if (auto G = geometricTrip(Cond, Inc, Body, BodyModified, EntryValue)) {
+        Trip = G->second;
+        Ref.VarName = G->first->getNameAsString();
+        Syms.get(Sym).Trip = Trip;
+        Syms.get(Sym).Max = std::max<int64_t>(0, *Trip - 1);
+        Syms.get(Sym).Name = "iter(" + Ref.VarName + ")";
+      }
     Ref.Trip = Trip;
     Loops.push_back(Ref);
+
+    // Integers updated other than linearly (`cur = 1 - cur`, `s >>= 1`)
+    // that stay the same for every lane: a warp-uniform symbol each, fresh
+    // for the loop, when a trial walk of the body with them as symbols
+    // leaves every one of them lane-uniform (repeated until no candidate
+    // fails: a failing one is unknown, which is not uniform).
+    llvm::SmallPtrSet<const VarDecl *, 8> Skip;
+    if (IV)
+      Skip.insert(IV);
+    for (auto &[VD, D] : Linear)
+      Skip.insert(VD);
+    std::vector<const VarDecl *> Uniform;
+    for (const VarDecl *VD : Modified) {
+      if (Skip.count(VD) || !VD->getType()->isIntegerType())
+        continue;
+      AbsValue E = EntryValue(VD);
+      if (isUniformInt(E))
+        Uniform.push_back(VD);
+    }
+    std::sort(Uniform.begin(), Uniform.end(),
+              [](const VarDecl *A, const VarDecl *B) {
+                return A->getBeginLoc() < B->getBeginLoc();
+              });
+    while (!Uniform.empty()) {
+      for (const VarDecl *VD : Uniform)
+        Env[VD] = AbsValue::integer(Poly::symbol(
+            opaqueSymbol("loop-uniform:" + std::to_string(Syms.size()),
+                         VD->getNameAsString())));
+      auto SavedEnv = Env;
+      auto SavedRefs = Refs;
+      auto SavedFrames = Frames;
+      size_t Mark = Out.size();
+      bool SavedNeed = NeedConcrete;
+      LaneMask SavedActive = Active;
+      if (CondVar)
+        exec(CondVar);
+      if (Cond) {
+        ++Unused;
+        eval(Cond);
+        --Unused;
+      }
+      exec(Body);
+      if (Inc)
+        eval(Inc);
+      std::vector<const VarDecl *> Kept;
+      for (const VarDecl *VD : Uniform)
+        if (isUniformInt(Env[VD]))
+          Kept.push_back(VD);
+      Env = std::move(SavedEnv);
+      Refs = std::move(SavedRefs);
+      Frames = std::move(SavedFrames);
+      Out.resize(Mark);
+      NeedConcrete = SavedNeed;
+      Active = SavedActive;
+      if (Kept.size() == Uniform.size())
+        break;
+      for (const VarDecl *VD : Uniform)
+        if (std::find(Kept.begin(), Kept.end(), VD) == Kept.end())
+          Env[VD] = AbsValue::unknown("`" + VD->getNameAsString() +
+                                      "` is modified in a loop");
+      Uniform = std::move(Kept);
+    }
+    for (const VarDecl *VD : Uniform)
+      for (const Poly::Term &T : Env[VD].Val.uniform().terms())
+        for (SymbolId S : T.Mono)
+          Loops.back().Varying.push_back(S);
+
     if (CondVar)
       exec(CondVar);
     if (Cond) {
@@ -2365,6 +2538,72 @@ struct Interpreter::Impl {
       if (IV && !DisplayVar)
         Env[IV] = Advance(*IVStart, *IVStep, N);
     }
+    // The uniform ones are still uniform after the loop when every lane
+    // leaves it after the same iteration: a condition of uniform values,
+    // no early exit.
+    if (!Uniform.empty() && !jumpsOut(Body)) {
+      llvm::SmallPtrSet<const VarDecl *, 8> U(Uniform.begin(), Uniform.end());
+      if (IV && isUniformInt(*IVStart) && isUniformInt(*IVStep))
+        U.insert(IV);
+      for (auto &[VD, D] : Linear)
+        if (isUniformInt(EntryValue(VD)) && isUniformInt(D))
+          U.insert(VD);
+      if (!Cond || uniformExpr(Cond, U))
+        for (const VarDecl *VD : Uniform)
+          Env[VD] = AbsValue::integer(Poly::symbol(
+              opaqueSymbol("loop-uniform:" + std::to_string(Syms.size()),
+                           VD->getNameAsString())));
+    }
+  }
+
+  /// An integer that is the same for every lane (of any warp position).
+  bool isUniformInt(const AbsValue &V) const {
+    return V.isInt() && V.Val.isUniform() && !mentionsWarpSymbol(V.Val.uniform());
+  }
+
+  /// Whether \p E evaluates to the same value for every lane: constants,
+  /// blockIdx/blockDim/gridDim, parameters and variables with lane-uniform
+  /// values (or in \p U), combined by operators without side effects.
+  bool uniformExpr(const Expr *E,
+                   const llvm::SmallPtrSetImpl<const VarDecl *> &U) {
+    E = E->IgnoreParens();
+    if (E->isValueDependent() || E->isTypeDependent())
+      return false;
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx))
+      return true;
+    if (auto *C = dyn_cast<CastExpr>(E))
+      return uniformExpr(C->getSubExpr(), U);
+    if (auto *D = dyn_cast<DeclRefExpr>(E)) {
+      if (isa<EnumConstantDecl>(D->getDecl()))
+        return true;
+      auto *VD = dyn_cast<VarDecl>(D->getDecl());
+      if (!VD || VD->getType()->isReferenceType())
+        return false;
+      if (U.count(VD))
+        return true;
+      auto It = Env.find(VD);
+      return It != Env.end() && isUniformInt(It->second);
+    }
+    if (auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+      if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()))
+        if (auto *B = dyn_cast<DeclRefExpr>(
+                Prop->getBaseExpr()->IgnoreParenImpCasts())) {
+          llvm::StringRef N = B->getDecl()->getName();
+          return N == "blockIdx" || N == "blockDim" || N == "gridDim";
+        }
+      return false;
+    }
+    if (auto *B = dyn_cast<BinaryOperator>(E))
+      return !B->isAssignmentOp() && B->getOpcode() != BO_Comma &&
+             uniformExpr(B->getLHS(), U) && uniformExpr(B->getRHS(), U);
+    if (auto *Un = dyn_cast<UnaryOperator>(E))
+      return !Un->isIncrementDecrementOp() && Un->getOpcode() != UO_Deref &&
+             Un->getOpcode() != UO_AddrOf && uniformExpr(Un->getSubExpr(), U);
+    if (auto *C = dyn_cast<ConditionalOperator>(E))
+      return uniformExpr(C->getCond(), U) && uniformExpr(C->getTrueExpr(), U) &&
+             uniformExpr(C->getFalseExpr(), U);
+    return false;
   }
 
   void exec(const Stmt *S) {

@@ -60,6 +60,10 @@ struct LoopRef {
   SymbolId Sym = 0;
   std::string VarName;
   std::optional<int64_t> Trip;
+  /// Lane-uniform symbols that stand for a variable's value in the current
+  /// iteration (`cur = 1 - cur`): they change from one iteration to the
+  /// next by an unknown amount.
+  std::vector<SymbolId> Varying;
 };
 
 struct RawAccess {

@@ -12,11 +12,48 @@
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecordLayout.h"
+
 #include <cmath>
 
 namespace cal {
 
 namespace {
+
+/// Whether a hand-unrolled run of \p RunBytes starting at \p E is adjacent
+/// fields of one aggregate that the compiler already loads with one vector
+/// instruction: nvcc merges `v.x + v.y + v.z + v.w` of a float4 (or of any
+/// 16-byte-aligned struct) into one ld.v4, `p.x + p.y` of an 8-aligned pair
+/// into ld.v2, when the run is a power of two of at most 16 bytes, starts at
+/// a multiple of its size within the object and the object's alignment
+/// covers it.
+bool compilerMergesFields(const clang::ASTContext &Ctx, const clang::Expr *E,
+                          int64_t RunBytes) {
+  if (RunBytes > 16 || (RunBytes & (RunBytes - 1)) != 0)
+    return false;
+  const auto *M = llvm::dyn_cast<clang::MemberExpr>(E->IgnoreParenImpCasts());
+  if (!M)
+    return false;
+  const auto *FD = llvm::dyn_cast<clang::FieldDecl>(M->getMemberDecl());
+  if (!FD || FD->isBitField())
+    return false;
+  clang::QualType T = M->getBase()->getType();
+  if (M->isArrow())
+    T = T->getPointeeType();
+  const clang::RecordDecl *RD = T.isNull() ? nullptr : T->getAsRecordDecl();
+  if (!RD || !RD->getDefinition() || T->isIncompleteType() ||
+      T->isDependentType())
+    return false;
+  int64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
+  int64_t Size = Ctx.getTypeSizeInChars(T).getQuantity();
+  int64_t Offset = Ctx.getASTRecordLayout(FD->getParent())
+                       .getFieldOffset(FD->getFieldIndex()) /
+                   Ctx.getCharWidth();
+  return Align >= RunBytes && Offset % RunBytes == 0 &&
+         Offset + RunBytes <= Size;
+}
 
 const char Bad[] = R"cu(// Four neighbours read one at a time: four 4-byte loads per thread.
 __global__ void scale4(const float *in, float *out, float k) {
@@ -96,6 +133,9 @@ void MissingVectorization::check(const RuleContext &Ctx,
       continue;
     // Report a hand-unrolled run once, at its first access.
     if (Unrolled && F.SiblingIndex != 0)
+      continue;
+    // Fields of an aligned vector or struct: already one vector load.
+    if (Unrolled && compilerMergesFields(Ctx.Ctx, F.E, RunBytes))
       continue;
 
     int64_t ThreadRun = F.PerThreadContiguousBytes.value_or(RunBytes);
