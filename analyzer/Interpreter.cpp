@@ -250,15 +250,80 @@ struct Interpreter::Impl {
     return Poly::add(Div, Poly(Q));
   }
 
+  /// (S + c_L) / K and (S + c_L) % K when the lanes share a symbolic,
+  /// warp-uniform part S whose coefficients are multiples of g, g divides
+  /// K, and the lanes' constants c_L fall in one window [g*q, g*q + g):
+  /// then S + g*q = K*D + g*O with D, O the same for every lane, and the
+  /// lane's remainder is g*O + (c_L - g*q) < K. `x % W` with
+  /// x = 32*blockIdx.x + lane is exact this way (non-negative values, as
+  /// indices are).
+  std::optional<std::pair<LaneVec, LaneVec>> divModSplit(const LaneVec &A,
+                                                         int64_t K) {
+    if (A.isUniform() || K <= 1)
+      return std::nullopt;
+    Poly S = A.lane(0).withoutConstant();
+    if (S.isConstant() || mentionsWarpSymbol(S))
+      return std::nullopt;
+    int64_t G = 0;
+    for (const Poly::Term &T : S.terms())
+      G = std::gcd(G, T.Coeff < 0 ? -T.Coeff : T.Coeff);
+    if (G <= 0 || G >= K || K % G != 0)
+      return std::nullopt;
+    std::optional<int64_t> Q;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (A.lane(L).withoutConstant() != S)
+        return std::nullopt;
+      int64_t QL = floorDiv(A.lane(L).constant(), G);
+      if (Q && *Q != QL)
+        return std::nullopt;
+      Q = QL;
+    }
+    auto Base = Poly::add(S, Poly(G * *Q));
+    if (!Base)
+      return std::nullopt;
+    std::string Key = Syms.str(*Base) + "," + std::to_string(K);
+    SymbolId O = opaqueSymbol("modsplit:" + Key,
+                              "((" + Syms.str(*Base) + ") % " +
+                                  std::to_string(K) + " / " +
+                                  std::to_string(G) + ")");
+    Syms.get(O).Min = 0;
+    Syms.get(O).Max = K / G - 1;
+    SymbolId D = opaqueSymbol("divsplit:" + Key,
+                              "((" + Syms.str(*Base) + ") / " +
+                                  std::to_string(K) + ")");
+    std::array<Poly, WarpSize> Quot, Rem;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      Quot[L] = Poly::symbol(D);
+      auto R = Poly::add(*Poly::scale(Poly::symbol(O), G),
+                         Poly(A.lane(L).constant() - G * *Q));
+      if (!R)
+        return std::nullopt;
+      Rem[L] = *R;
+    }
+    return std::make_pair(LaneVec::perLane(Quot), LaneVec::perLane(Rem));
+  }
+
   std::optional<LaneVec> divide(const LaneVec &A, int64_t K) {
     if (K <= 0)
       return std::nullopt;
-    return A.map([&](const Poly &P) { return divLane(P, K); });
+    if (auto R = A.map([&](const Poly &P) { return divLane(P, K); }))
+      return R;
+    if (auto S = divModSplit(A, K))
+      return S->first;
+    return std::nullopt;
   }
 
   std::optional<LaneVec> modulo(const LaneVec &A, int64_t K) {
     if (K <= 0)
       return std::nullopt;
+    if (auto R = moduloExact(A, K))
+      return R;
+    if (auto S = divModSplit(A, K))
+      return S->second;
+    return std::nullopt;
+  }
+
+  std::optional<LaneVec> moduloExact(const LaneVec &A, int64_t K) {
     return A.map([&](const Poly &P) -> std::optional<Poly> {
       if (auto C = P.asConstant())
         return Poly(*C % K); // C semantics
@@ -1066,8 +1131,50 @@ struct Interpreter::Impl {
       return AbsValue::pointer(L.Region, *L.Offset,
                                CE->getType()->getPointeeType());
     }
+    case CK_IntegralCast: {
+      // A narrowing cast wraps values outside the destination's range: when
+      // the value's range is known and does not fit, an unsigned
+      // destination keeps the low bits; else the value is unknown. (An
+      // unknown range is taken to fit, as indices do.)
+      AbsValue V = eval(Sub);
+      QualType To = CE->getType();
+      if (!V.isInt() || To->isBooleanType() || !To->isIntegerType())
+        return V;
+      unsigned Bits = Ctx.getIntWidth(To);
+      if (Bits >= 64)
+        return V;
+      bool Signed = To->isSignedIntegerOrEnumerationType();
+      int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
+      int64_t Hi = Signed ? (int64_t(1) << (Bits - 1)) - 1
+                          : (int64_t(1) << Bits) - 1;
+      bool Fits = true;
+      for (unsigned L = 0; L < (V.Val.isUniform() ? 1u : WarpSize); ++L) {
+        std::optional<std::pair<int64_t, int64_t>> R;
+        if (auto C = V.Val.lane(L).asConstant())
+          R = std::make_pair(*C, *C);
+        else
+          R = range(V.Val.lane(L));
+        if (R && (R->first < Lo || R->second > Hi))
+          Fits = false;
+      }
+      if (Fits)
+        return V;
+      if (!Signed)
+        if (auto M = modulo(V.Val, int64_t(1) << Bits)) {
+          // modulo() follows C's sign rule for constants: make it [0, 2^b).
+          auto Wrapped = M->map([&](const Poly &P) -> std::optional<Poly> {
+            if (auto C = P.asConstant())
+              return Poly(floorMod(*C, int64_t(1) << Bits));
+            return P;
+          });
+          if (Wrapped)
+            return AbsValue::integer(*Wrapped);
+        }
+      if (mentionsWarpSymbol(V.Val))
+        NeedConcrete = true;
+      return AbsValue::unknown("`" + text(CE) + "` wraps around");
+    }
     case CK_NoOp:
-    case CK_IntegralCast:
     case CK_AddressSpaceConversion:
     case CK_UserDefinedConversion:
     case CK_ConstructorConversion:

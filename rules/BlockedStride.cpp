@@ -144,8 +144,12 @@ void BlockedStride::check(const RuleContext &Ctx,
     } else {
       Apart = "the lanes' addresses leave gaps";
     }
-    if (F.StrideTerm)
-      Apart += " because of `" + Ctx.text(F.StrideTerm->getSourceRange()) + "`";
+    if (F.StrideTerm) {
+      // Inside a macro's body the term has no text of its own.
+      std::string Term = Ctx.text(F.StrideTerm->getSourceRange());
+      if (!Term.empty())
+        Apart += " because of `" + Term + "`";
+    }
     double UsedBytes = *F.SectorUtilization * 32 * *F.SectorsPerRequest;
     R.Message = "`" + F.Array + "`: " + Apart + "; each request touches " +
                 number(*F.SectorsPerRequest) + " sectors to use " +
