@@ -2775,10 +2775,14 @@ struct Interpreter::Impl {
     case Stmt::ReturnStmtClass: {
       auto *R = cast<ReturnStmt>(S);
       if (!Frames.empty() && R->getRetValue()) {
-        if (Frames.back().ReturnsRef)
-          Frames.back().RefReturns.push_back(evalLValue(R->getRetValue()));
-        else
-          Frames.back().Returns.push_back(eval(R->getRetValue()));
+        // Evaluate first: the value may inline calls that grow Frames.
+        if (Frames.back().ReturnsRef) {
+          LValue L = evalLValue(R->getRetValue());
+          Frames.back().RefReturns.push_back(std::move(L));
+        } else {
+          AbsValue V = eval(R->getRetValue());
+          Frames.back().Returns.push_back(std::move(V));
+        }
       } else if (R->getRetValue()) {
         eval(R->getRetValue());
       }
