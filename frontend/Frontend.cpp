@@ -481,12 +481,13 @@ FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
                             llvm::raw_ostream &ClangDiagnostics) {
   FrontendStats Stats;
   for (const std::string &File : Files) {
-    if (!llvm::sys::fs::exists(File)) {
+    bool Overridden = P->Opts.Overrides.count(absolute(File)) > 0;
+    if (!Overridden && !llvm::sys::fs::exists(File)) {
       P->error("no such file: '" + File + "'");
       ++Stats.FilesFailed;
       continue;
     }
-    if (llvm::sys::fs::is_directory(File)) {
+    if (!Overridden && llvm::sys::fs::is_directory(File)) {
       P->error("'" + File + "' is a directory, not a source file");
       ++Stats.FilesFailed;
       continue;
@@ -509,6 +510,8 @@ FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
       VirtualPaths.push_back((BuiltinIncludeDir + "/" + H.Name).str());
       Tool.mapVirtualFile(VirtualPaths.back(), H.Contents);
     }
+    for (const auto &[Path, Contents] : P->Opts.Overrides)
+      Tool.mapVirtualFile(Path, Contents);
     Tool.setPrintErrorMessage(false);
     CountingDiagnosticConsumer Counter(ClangDiagnostics, P->Opts.Color);
     Tool.setDiagnosticConsumer(&Counter);

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct FrontendOptions {
   bool CompilerWarnings = false;
   /// Colour in clang's diagnostics.
   bool Color = false;
+  /// Contents to parse instead of what is on disk, by absolute path (an
+  /// editor's unsaved buffers).
+  std::map<std::string, std::string> Overrides;
 };
 
 /// What the callback learns about the parse it is handed.
