@@ -254,7 +254,14 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<KernelConfig> Out;
   for (const FunctionDecl *FD : C.Kernels) {
-    if (!Include(FD->getLocation()))
+    // A kernel defined in a header is analyzed when a file that is analyzed
+    // launches it (the .cu that instantiates a template kernel of a .cuh).
+    bool Launched = false;
+    auto LI0 = C.Launches.find(FD->getCanonicalDecl());
+    if (LI0 != C.Launches.end())
+      for (const auto &L : LI0->second)
+        Launched = Launched || Include(L.Loc);
+    if (!Include(FD->getLocation()) && !Launched)
       continue;
     std::string Name = kernelName(FD);
     auto Add = [&](BlockShape Shape) {

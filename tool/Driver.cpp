@@ -17,10 +17,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -128,6 +131,12 @@ cl::opt<std::string> RuleDoc(
 cl::opt<bool> ApplyFixes(
     "fix", cl::desc("Apply the machine-applicable fixes in place (atomically)"),
     cl::cat(Category));
+cl::opt<std::string> HeaderFilter(
+    "header-filter",
+    cl::desc("Also analyze kernels defined in headers whose path matches this\n"
+             "regular expression (kernels of headers that the file launches\n"
+             "are always analyzed)"),
+    cl::value_desc("regex"), cl::cat(Category));
 cl::opt<bool> PrintStats(
     "time-phases",
     cl::desc("Print the time spent parsing, analyzing and checking, per file,\n"
@@ -137,6 +146,8 @@ cl::opt<bool> Explain(
     "explain",
     cl::desc("Text output: print the analyzer's facts at every access"),
     cl::cat(Category));
+
+std::shared_ptr<llvm::Regex> HeaderRegex;
 
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-access-lint version " << CAL_VERSION << "\n"
@@ -240,6 +251,18 @@ int runDriver(int argc, const char **argv) {
     AO.BlockDims.push_back(*S);
   }
 
+  if (!HeaderFilter.empty()) {
+    auto Re = std::make_shared<llvm::Regex>(HeaderFilter);
+    std::string ReError;
+    if (!Re->isValid(ReError)) {
+      llvm::errs() << "cuda-access-lint: error: --header-filter: " << ReError
+                   << "\n";
+      return ExitUsageError;
+    }
+    // Set per translation unit below (it needs the SourceManager).
+    HeaderRegex = Re;
+  }
+
   Frontend FE(FO, llvm::errs());
   if (!FE.prepare())
     return ExitUsageError;
@@ -253,6 +276,13 @@ int runDriver(int argc, const char **argv) {
           const ParsedFile &File) {
         const clang::SourceManager &SM = Ctx.getSourceManager();
         auto T0 = std::chrono::steady_clock::now();
+        AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
+          clang::SourceLocation E = SM.getExpansionLoc(Loc);
+          if (SM.isInMainFile(E))
+            return true;
+          return HeaderRegex && !SM.isInSystemHeader(E) &&
+                 HeaderRegex->match(SM.getFilename(E));
+        };
         AnalysisResult R = analyze(Ctx, AO);
         auto T1 = std::chrono::steady_clock::now();
         RuleContext RC(Ctx, R, AO);
@@ -275,6 +305,20 @@ int runDriver(int argc, const char **argv) {
         llvm::erase_if(Findings, [&](const Finding &F) {
           return isSuppressed(SM, F.Range.getBegin(), F.Rule);
         });
+        // `a[i] += x` is a load and a store of the same element: one finding
+        // when both say the same thing.
+        {
+          std::set<std::tuple<std::string, unsigned, unsigned, std::string,
+                              std::string>>
+              Seen;
+          llvm::erase_if(Findings, [&](const Finding &F) {
+            return !Seen
+                        .insert({F.Rule, F.Range.getBegin().getRawEncoding(),
+                                 F.Range.getEnd().getRawEncoding(), F.Kernel,
+                                 F.Message})
+                        .second;
+          });
+        }
         std::stable_sort(Findings.begin(), Findings.end(),
                          [&](const Finding &A, const Finding &B) {
                            auto LA = SM.getExpansionLoc(A.Range.getBegin());
