@@ -14,6 +14,8 @@
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
+#include "output/Location.h"
+
 #include <cmath>
 
 namespace cal {
@@ -73,6 +75,27 @@ bool lanesStrided(const AccessFacts &F) {
     if (Offs[I] - Offs[I - 1] > int64_t(F.BytesPerLane))
       return true;
   return false;
+}
+
+/// Another access of the same kernel configuration, in an order-dependent
+/// loop, that walks each thread's contiguous run with the lanes' runs tiling
+/// the data (a prefix product's write-back `Y[tx * V + c] = run`): the
+/// kernel depends on each thread owning that run, so the striped rewrite of
+/// an order-free loop elsewhere (its totals feed the ordered pass) would
+/// break it.
+const AccessFacts *ownershipPinnedBy(const RuleContext &Ctx,
+                                     const AccessFacts &F) {
+  const clang::Stmt *Own = F.Loops.empty() ? nullptr : F.Loops.back().Loop;
+  for (const AccessFacts &O : Ctx.Result.Accesses) {
+    if (&O == &F || O.Kernel != F.Kernel || O.Loops.empty() ||
+        O.Loops.back().Loop == Own || O.Loops.back().OrderFree ||
+        !O.LaneStrideBytes || !O.PerThreadContiguousBytes)
+      continue;
+    int64_t Run = *O.PerThreadContiguousBytes;
+    if (Run > int64_t(O.BytesPerLane) && std::abs(*O.LaneStrideBytes) == Run)
+      return &O;
+  }
+  return nullptr;
 }
 
 } // namespace
@@ -179,7 +202,16 @@ void BlockedStride::check(const RuleContext &Ctx,
     else if (Walks)
       R.Fixes.push_back(stageSuggestion(Ctx, F));
     if (Walks) {
-      if (auto X = interchangeSuggestion(Ctx, F))
+      const AccessFacts *Pin = ownershipPinnedBy(Ctx, F);
+      if (Pin) {
+        Position P = positionOf(Ctx.Ctx.getSourceManager(), Pin->E->getBeginLoc());
+        R.Notes.push_back(
+            "swapping the roles of the thread and loop indices (striped) "
+            "would give each thread other elements than the contiguous run "
+            "that the loop at line " + std::to_string(P.Line) + " (`" +
+            Ctx.text(Pin->E->getSourceRange()) +
+            "`) goes through in order: each thread has to keep its run");
+      } else if (auto X = interchangeSuggestion(Ctx, F))
         R.Fixes.push_back(*X);
       else if (!F.Loops.empty() && !F.Loops.back().OrderFree)
         R.Notes.push_back("swapping the roles of the thread and loop indices "

@@ -129,7 +129,8 @@ Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   else
     Align = "needs each thread's first element 16-byte aligned (not proven "
             "here)";
-  X.Description = "read the thread's run with " + std::to_string(16) +
+  X.Description = std::string(Store ? "write" : "read") +
+                  " the thread's run with " + std::to_string(16) +
                   "-byte " + VName + " " + (Store ? "stores" : "loads") +
                   ", " + std::to_string(K) + " elements at a time; " + Align;
   std::string Line =
@@ -177,22 +178,34 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   std::string T = F.Type.getUnqualifiedType().getAsString();
   auto [Array, Index] = baseOf(F);
   std::string Base = Index.empty() ? "base" : Index;
+  bool Store = F.Kind == AccessKind::Store;
   X.Description = "stage the block's rows through shared memory padded by " +
                   std::to_string(Pad) +
                   " element" + (Pad == 1 ? "" : "s") +
-                  " (conflict-free for per-thread reads), copying with "
-                  "coalesced loads: at " +
+                  " (conflict-free for per-thread " +
+                  (Store ? "writes" : "reads") + "), copying " +
+                  (Store ? "out" : "in") + " with coalesced " +
+                  (Store ? "stores" : "loads") + ": at " +
                   std::to_string(Run * Elem) +
-                  " bytes per thread this beats 16-byte loads into registers "
-                  "(measured crossover near 128 bytes per thread)";
-  X.Code = "__shared__ " + T + " sh[" + Threads + "][" + std::to_string(Run) +
-           " + " + std::to_string(Pad) + "];\n" +
-           "for (int i = threadIdx.x; i < " + Threads + " * " +
-           std::to_string(Run) + "; i += " + Threads + ")  // coalesced\n" +
-           "  sh[i / " + std::to_string(Run) + "][i % " + std::to_string(Run) +
-           "] = " + Array + "[" + Base + " + i];\n" +
-           "__syncthreads();\n" + "// then read sh[threadIdx.x][c] instead of " +
-           Ctx.text(F.E->getSourceRange());
+                  " bytes per thread this beats 16-byte " +
+                  (Store ? "stores from" : "loads into") +
+                  " registers (measured crossover near 128 bytes per thread)";
+  std::string Decl = "__shared__ " + T + " sh[" + Threads + "][" +
+                     std::to_string(Run) + " + " + std::to_string(Pad) + "];\n";
+  std::string Loop = "for (int i = threadIdx.x; i < " + Threads + " * " +
+                     std::to_string(Run) + "; i += " + Threads +
+                     ")  // coalesced\n";
+  std::string Sh = "sh[i / " + std::to_string(Run) + "][i % " +
+                   std::to_string(Run) + "]";
+  std::string Global = Array + "[" + Base + " + i]";
+  if (Store)
+    X.Code = Decl + "// write sh[threadIdx.x][c] instead of " +
+             Ctx.text(F.E->getSourceRange()) + ", then\n__syncthreads();\n" +
+             Loop + "  " + Global + " = " + Sh + ";";
+  else
+    X.Code = Decl + Loop + "  " + Sh + " = " + Global + ";\n" +
+             "__syncthreads();\n" + "// then read sh[threadIdx.x][c] instead of " +
+             Ctx.text(F.E->getSourceRange());
   return X;
 }
 
