@@ -270,4 +270,34 @@ __device__ __CAL_ATOMIC128_RET(_T) atomicExch_system(_T *__address, _T __val);
 #pragma pop_macro("__CAL_ATOMIC128_RET")
 #endif
 
+/* Host min()/max(): nvcc's host pass has them (crt/math_functions.hpp), so
+ * host code in a .cu calls them freely; under clang those overloads are
+ * device-only. clang overloads on __host__/__device__, so these add the host
+ * side with the same signatures. */
+#define __CAL_HOST_MINMAX(_R, _A, _B)                                          \
+  static inline __attribute__((host)) _R min(const _A __a, const _B __b) {    \
+    return (_R)__a < (_R)__b ? (_R)__a : (_R)__b;                              \
+  }                                                                            \
+  static inline __attribute__((host)) _R max(const _A __a, const _B __b) {    \
+    return (_R)__a > (_R)__b ? (_R)__a : (_R)__b;                              \
+  }
+__CAL_HOST_MINMAX(int, int, int)
+__CAL_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+__CAL_HOST_MINMAX(unsigned int, int, unsigned int)
+__CAL_HOST_MINMAX(unsigned int, unsigned int, int)
+__CAL_HOST_MINMAX(long int, long int, long int)
+__CAL_HOST_MINMAX(unsigned long int, unsigned long int, unsigned long int)
+__CAL_HOST_MINMAX(unsigned long int, long int, unsigned long int)
+__CAL_HOST_MINMAX(unsigned long int, unsigned long int, long int)
+__CAL_HOST_MINMAX(long long int, long long int, long long int)
+__CAL_HOST_MINMAX(unsigned long long int, unsigned long long int,
+                  unsigned long long int)
+__CAL_HOST_MINMAX(unsigned long long int, long long int, unsigned long long int)
+__CAL_HOST_MINMAX(unsigned long long int, unsigned long long int, long long int)
+__CAL_HOST_MINMAX(float, float, float)
+__CAL_HOST_MINMAX(double, double, double)
+__CAL_HOST_MINMAX(double, float, double)
+__CAL_HOST_MINMAX(double, double, float)
+#undef __CAL_HOST_MINMAX
+
 #endif /* CUDA_ACCESS_LINT_SUPPLEMENT_H */
