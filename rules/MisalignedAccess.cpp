@@ -90,7 +90,12 @@ void MisalignedAccess::check(const RuleContext &Ctx,
       Out.push_back(std::move(R));
       continue;
     }
-    if (F.Space != MemSpace::Global || F.Alignment != AlignmentFact::Misaligned ||
+    // Proven off the sector grid in every request, or proven in some of
+    // them (a compile-time row pitch or loop step that is not a multiple of
+    // 32 bytes: rows y*1025 start 4*y bytes past a boundary).
+    bool Always = F.Alignment == AlignmentFact::Misaligned;
+    bool Sometimes = F.Alignment == AlignmentFact::Varies;
+    if (F.Space != MemSpace::Global || !(Always || Sometimes) ||
         F.LaneGroups != 1 || !F.LaneStrideBytes ||
         *F.LaneStrideBytes != int64_t(F.BytesPerLane) || F.ActiveLanes < 2 ||
         !F.SectorsPerRequest || !F.IdealSectors ||
@@ -102,11 +107,21 @@ void MisalignedAccess::check(const RuleContext &Ctx,
     std::string Off = F.MisalignBytes
                           ? std::to_string(*F.MisalignBytes) + " bytes past"
                           : "off";
-    R.Message = "`" + F.Array + "`: the warp's " +
-                std::to_string(F.ActiveLanes * F.BytesPerLane) +
-                "-byte run starts " + Off + " a 32-byte boundary: " +
-                number(*F.SectorsPerRequest) + " sectors per request instead of " +
-                number(*F.IdealSectors);
+    if (Always)
+      R.Message = "`" + F.Array + "`: the warp's " +
+                  std::to_string(F.ActiveLanes * F.BytesPerLane) +
+                  "-byte run starts " + Off + " a 32-byte boundary: " +
+                  number(*F.SectorsPerRequest) +
+                  " sectors per request instead of " + number(*F.IdealSectors);
+    else
+      R.Message = "`" + F.Array + "`: the warp's " +
+                  std::to_string(F.ActiveLanes * F.BytesPerLane) +
+                  "-byte run starts off a 32-byte boundary in some of its "
+                  "requests (a row pitch or loop step that is not a multiple "
+                  "of 32 bytes): " +
+                  number(*F.SectorsPerRequest) +
+                  " sectors per request on average instead of " +
+                  number(*F.IdealSectors);
     if (Covered)
       R.Notes.push_back("`" + Ctx.text(F.Neighbour->getSourceRange()) +
                         "` reads the neighbouring bytes in the same iteration: "

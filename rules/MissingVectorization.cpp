@@ -180,11 +180,12 @@ void MissingVectorization::check(const RuleContext &Ctx,
                   "instruction); one " + std::to_string(Target) + "-byte " +
                   (F.Kind == AccessKind::Store ? "store" : "load") +
                   " per thread would move them " +
-                  (Target == 16 ? "in 1 instruction instead of " +
-                                      std::to_string(F.SiblingRun)
-                                : "in " + number(RunBytes / 8.0) +
-                                      " instructions instead of " +
-                                      std::to_string(F.SiblingRun));
+                  (Target == 16 || RunBytes <= 8
+                       ? "in 1 instruction instead of " +
+                             std::to_string(F.SiblingRun)
+                       : "in " + number(RunBytes / 8.0) +
+                             " instructions instead of " +
+                             std::to_string(F.SiblingRun));
     } else if (ThreadLevel) {
       R.Sev = Target == 16 && F.BytesPerLane <= 4 ? Severity::Warning
                                                   : Severity::Note;

@@ -33,6 +33,19 @@ std::string number(double V) {
   return Buf;
 }
 
+/// The 8-byte type for elements of \p Elem.
+static std::optional<VectorType> vectorType8For(QualType Elem, unsigned Bytes) {
+  if (Bytes == 0 || Bytes >= 8 || 8 % Bytes != 0)
+    return std::nullopt;
+  unsigned N = 8 / Bytes;
+  QualType T = Elem.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return VectorType{"float2", N};
+  if (T->isSpecificBuiltinType(BuiltinType::Int))
+    return VectorType{"int2", N};
+  return VectorType{"uint2", N};
+}
+
 std::optional<VectorType> vectorTypeFor(const ASTContext &Ctx, QualType Elem,
                                         unsigned Bytes) {
   if (Bytes == 0 || Bytes >= 16 || 16 % Bytes != 0)
@@ -114,23 +127,30 @@ Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   X.Kind = FixKind::Vectorize;
   X.Apply = Applicability::Suggestion;
   unsigned Elem = F.BytesPerLane;
-  auto VT = vectorTypeFor(Ctx.Ctx, F.Type, Elem);
+  // The widest piece the thread's run holds: 16 bytes, else 8.
+  unsigned Width = 16;
+  if (F.PerThreadContiguousBytes && *F.PerThreadContiguousBytes < 16 &&
+      *F.PerThreadContiguousBytes >= 8 && *F.PerThreadContiguousBytes % 8 == 0)
+    Width = 8;
+  auto VT = Width == 16 ? vectorTypeFor(Ctx.Ctx, F.Type, Elem)
+                        : vectorType8For(F.Type, Elem);
   std::string Access = Ctx.text(F.E->getSourceRange());
-  std::string VName = VT ? VT->Name : "uint4";
-  unsigned K = VT ? VT->Elements : 16 / std::max(1u, Elem);
+  std::string VName = VT ? VT->Name : (Width == 16 ? "uint4" : "uint2");
+  unsigned K = VT ? VT->Elements : Width / std::max(1u, Elem);
   bool Store = F.Kind == AccessKind::Store;
   std::string Const = Store ? "" : "const ";
   std::string Align;
+  std::string W = std::to_string(Width);
   if (F.RunStartAligned16 && *F.RunStartAligned16)
-    Align = "16-byte alignment of each thread's first element is proven";
-  else if (F.RunStartAligned16 && !*F.RunStartAligned16)
+    Align = W + "-byte alignment of each thread's first element is proven";
+  else if (F.RunStartAligned16 && !*F.RunStartAligned16 && Width == 16)
     Align = "each thread's first element is NOT 16-byte aligned here: align "
             "the run first (a misaligned vector access faults)";
   else
-    Align = "needs each thread's first element 16-byte aligned (not proven "
-            "here)";
+    Align = "needs each thread's first element " + W +
+            "-byte aligned (not proven here)";
   X.Description = std::string(Store ? "write" : "read") +
-                  " the thread's run with " + std::to_string(16) +
+                  " the thread's run with " + std::to_string(Width) +
                   "-byte " + VName + " " + (Store ? "stores" : "loads") +
                   ", " + std::to_string(K) + " elements at a time; " + Align;
   std::string Line =
