@@ -11,6 +11,8 @@
 #include "rules/Registry.h"
 #include "rules/Suppression.h"
 #include "tool/FixApplier.h"
+#include "tool/Lint.h"
+#include "tool/LspServer.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -137,6 +139,12 @@ cl::opt<std::string> HeaderFilter(
              "regular expression (kernels of headers that the file launches\n"
              "are always analyzed)"),
     cl::value_desc("regex"), cl::cat(Category));
+cl::opt<bool> Lsp(
+    "lsp",
+    cl::desc("Serve the Language Server Protocol on stdin/stdout (for an\n"
+             "editor, beside clangd): findings as diagnostics on open and\n"
+             "save, the padding fix as a quick fix"),
+    cl::cat(Category));
 cl::opt<bool> PrintStats(
     "time-phases",
     cl::desc("Print the time spent parsing, analyzing and checking, per file,\n"
@@ -146,8 +154,6 @@ cl::opt<bool> Explain(
     "explain",
     cl::desc("Text output: print the analyzer's facts at every access"),
     cl::cat(Category));
-
-std::shared_ptr<llvm::Regex> HeaderRegex;
 
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-access-lint version " << CAL_VERSION << "\n"
@@ -251,6 +257,7 @@ int runDriver(int argc, const char **argv) {
     AO.BlockDims.push_back(*S);
   }
 
+  LintSettings Settings{AO, *Selection, nullptr};
   if (!HeaderFilter.empty()) {
     auto Re = std::make_shared<llvm::Regex>(HeaderFilter);
     std::string ReError;
@@ -259,9 +266,11 @@ int runDriver(int argc, const char **argv) {
                    << "\n";
       return ExitUsageError;
     }
-    // Set per translation unit below (it needs the SourceManager).
-    HeaderRegex = Re;
+    Settings.HeaderFilter = Re;
   }
+
+  if (Lsp)
+    return runLspServer(FO, Settings);
 
   Frontend FE(FO, llvm::errs());
   if (!FE.prepare())
@@ -276,55 +285,20 @@ int runDriver(int argc, const char **argv) {
           const ParsedFile &File) {
         const clang::SourceManager &SM = Ctx.getSourceManager();
         auto T0 = std::chrono::steady_clock::now();
-        AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
-          clang::SourceLocation E = SM.getExpansionLoc(Loc);
-          if (SM.isInMainFile(E))
-            return true;
-          return HeaderRegex && !SM.isInSystemHeader(E) &&
-                 HeaderRegex->match(SM.getFilename(E));
-        };
-        AnalysisResult R = analyze(Ctx, AO);
-        auto T1 = std::chrono::steady_clock::now();
-        RuleContext RC(Ctx, R, AO);
-        std::vector<Finding> Findings;
-        for (const auto &Rule : allRules())
-          if (Selection->enabled(Rule->info().Id))
-            Rule->check(RC, Findings);
-        auto T2 = std::chrono::steady_clock::now();
-        if (PrintStats) {
-          auto Ms = [](auto D) {
-            return std::chrono::duration<double, std::milli>(D).count();
-          };
+        AnalysisResult R;
+        LintTimes Times;
+        std::vector<Finding> Findings =
+            lintTranslationUnit(Ctx, Settings, R, &Times);
+        if (PrintStats)
           llvm::errs() << "cuda-access-lint: time: " << File.Path << ": parse "
-                       << llvm::format("%.0f", Ms(T0 - FileStart)) << " ms, analysis "
-                       << llvm::format("%.1f", Ms(T1 - T0)) << " ms ("
-                       << R.Kernels.size() << " kernel configurations, "
-                       << R.Accesses.size() << " accesses), rules "
-                       << llvm::format("%.1f", Ms(T2 - T1)) << " ms\n";
-        }
-        llvm::erase_if(Findings, [&](const Finding &F) {
-          return isSuppressed(SM, F.Range.getBegin(), F.Rule);
-        });
-        // `a[i] += x` is a load and a store of the same element: one finding
-        // when both say the same thing.
-        {
-          std::set<std::tuple<std::string, unsigned, unsigned, std::string,
-                              std::string>>
-              Seen;
-          llvm::erase_if(Findings, [&](const Finding &F) {
-            return !Seen
-                        .insert({F.Rule, F.Range.getBegin().getRawEncoding(),
-                                 F.Range.getEnd().getRawEncoding(), F.Kernel,
-                                 F.Message})
-                        .second;
-          });
-        }
-        std::stable_sort(Findings.begin(), Findings.end(),
-                         [&](const Finding &A, const Finding &B) {
-                           auto LA = SM.getExpansionLoc(A.Range.getBegin());
-                           auto LB = SM.getExpansionLoc(B.Range.getBegin());
-                           return LA != LB && SM.isBeforeInTranslationUnit(LA, LB);
-                         });
+                       << llvm::format("%.0f", std::chrono::duration<double, std::milli>(
+                                                   T0 - FileStart)
+                                                   .count())
+                       << " ms, analysis " << llvm::format("%.1f", Times.AnalysisMs)
+                       << " ms (" << R.Kernels.size()
+                       << " kernel configurations, " << R.Accesses.size()
+                       << " accesses), rules " << llvm::format("%.1f", Times.RulesMs)
+                       << " ms\n";
         for (const Finding &F : Findings) {
           ++Reported;
           if (F.Sev != Severity::Note)

@@ -1,0 +1,46 @@
+//===- Lint.h - One translation unit: facts, rules, what is reported ------===//
+//
+// The part of a run that the command line and the LSP server share: analyze
+// the parsed translation unit, run the enabled rules, drop what NOLINT
+// comments suppress and the duplicate of a compound assignment's load and
+// store, and sort the findings by position.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_TOOL_LINT_H
+#define CUDA_ACCESS_LINT_TOOL_LINT_H
+
+#include "analyzer/Analyzer.h"
+#include "rules/Registry.h"
+#include "rules/Rule.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/Regex.h"
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace cal {
+
+struct LintSettings {
+  AnalysisOptions Analysis;
+  RuleSelection Selection;
+  /// Kernels in headers whose path matches are analyzed too.
+  std::shared_ptr<llvm::Regex> HeaderFilter;
+};
+
+struct LintTimes {
+  double AnalysisMs = 0, RulesMs = 0;
+};
+
+/// Lints one parsed translation unit. The findings point into \p Result,
+/// which must outlive them.
+std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
+                                         const LintSettings &Settings,
+                                         AnalysisResult &Result,
+                                         LintTimes *Times = nullptr);
+
+} // namespace cal
+
+#endif
