@@ -231,6 +231,29 @@ templateBlockSize(const FunctionDecl *FD) {
   return std::nullopt;
 }
 
+/// Whether a kernel's body reads threadIdx.y.
+bool usesThreadIdxY(const Stmt *S) {
+  if (!S)
+    return false;
+  if (auto *P = dyn_cast<MSPropertyRefExpr>(S))
+    if (P->getPropertyDecl()->getName() == "y") {
+      const Expr *Base = P->getBaseExpr()->IgnoreImplicit();
+      if (auto *O = dyn_cast<OpaqueValueExpr>(Base))
+        Base = O->getSourceExpr()->IgnoreImplicit();
+      if (auto *D = dyn_cast<DeclRefExpr>(Base))
+        if (D->getDecl()->getName() == "threadIdx")
+          return true;
+    }
+  if (auto *PO = dyn_cast<PseudoObjectExpr>(S))
+    return usesThreadIdxY(PO->getSyntacticForm());
+  if (auto *O = dyn_cast<OpaqueValueExpr>(S))
+    return usesThreadIdxY(O->getSourceExpr());
+  for (const Stmt *C : S->children())
+    if (usesThreadIdxY(C))
+      return true;
+  return false;
+}
+
 bool settingMatches(const BlockDimSetting &S, const FunctionDecl *FD,
                     const std::string &Name) {
   if (S.Kernel.empty())
@@ -311,13 +334,21 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
         }
       }
     }
-    // 5. A template argument named as a block size.
+    // 5. A template argument named as a block size: a 1-D block of that
+    // many threads, or a square one when the kernel also indexes by
+    // threadIdx.y (matrixMul's BLOCK_SIZE x BLOCK_SIZE tiles).
     if (auto T = templateBlockSize(FD)) {
-      Add({Dim3{T->second, 1, 1}, std::nullopt,
-           "template argument " + T->first,
-           {"block of " + std::to_string(T->second) +
-            " x 1 x 1 threads assumed from template argument " + T->first}});
-      continue;
+      bool UsesY = usesThreadIdxY(FD->getBody());
+      int64_t N = T->second;
+      if (!UsesY || N * N <= 1024) {
+        Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
+        Add({D, std::nullopt, "template argument " + T->first,
+             {"block of " + dimString(D) + " threads assumed from template "
+              "argument " + T->first +
+              (UsesY ? " (the kernel indexes threadIdx.y too: a square block)"
+                     : "")}});
+        continue;
+      }
     }
     Add({std::nullopt, std::nullopt, "unknown",
          {"block shape unknown: blockDim.x assumed a multiple of 32 "
