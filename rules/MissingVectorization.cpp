@@ -175,7 +175,9 @@ void MissingVectorization::check(const RuleContext &Ctx,
     if (Unrolled) {
       R.Sev = Target == 16 ? Severity::Warning : Severity::Note;
       R.Message = "`" + F.Array + "`: " + std::to_string(F.SiblingRun) +
-                  " adjacent elements read one at a time (" +
+                  " adjacent elements " +
+                  (F.Kind == AccessKind::Store ? "written" : "read") +
+                  " one at a time (" +
                   std::to_string(F.BytesPerLane) + " bytes per lane per " +
                   "instruction); one " + std::to_string(Target) + "-byte " +
                   (F.Kind == AccessKind::Store ? "store" : "load") +
