@@ -343,8 +343,8 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
       if (!UsesY || N * N <= 1024) {
         Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
         Add({D, std::nullopt, "template argument " + T->first,
-             {"block of " + dimString(D) + " threads assumed from template "
-              "argument " + T->first +
+             {"block of " + std::to_string(D[0]) + " x " + std::to_string(D[1]) +
+              " x 1 threads assumed from template argument " + T->first +
               (UsesY ? " (the kernel indexes threadIdx.y too: a square block)"
                      : "")}});
         continue;
