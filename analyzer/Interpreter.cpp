@@ -620,6 +620,41 @@ struct Interpreter::Impl {
     return &Regions.back();
   }
 
+  /// A kernel parameter of struct type (`Params p`): its pointer fields
+  /// point into global objects of their own (cudaMalloc'ed, 256-byte
+  /// aligned, as pointer parameters are), its integer fields are symbols the
+  /// same for the whole grid, nested structs likewise (bounded depth).
+  AbsValue paramStruct(QualType T, const std::string &Path, unsigned Depth) {
+    const RecordDecl *RD = T->getAsRecordDecl();
+    if (!RD || !RD->getDefinition() || Depth > 3 || isDim3Like(T))
+      return AbsValue::unknown("parameter `" + Path + "` not tracked");
+    AbsValue V;
+    V.K = AbsValue::Struct;
+    V.Fields = std::make_shared<std::map<const FieldDecl *, AbsValue>>();
+    for (const FieldDecl *F : RD->getDefinition()->fields()) {
+      std::string Name = Path + "." + F->getNameAsString();
+      QualType FT = F->getType();
+      if (FT->isPointerType()) {
+        MemRegion R;
+        R.Space = MemSpace::Global;
+        R.Decl = F;
+        R.Name = Name;
+        R.DeclType = FT;
+        R.BaseAlign = 256;
+        R.AlignAssumed = true;
+        Regions.push_back(R);
+        (*V.Fields)[F] =
+            AbsValue::pointer(&Regions.back(), Poly(0), FT->getPointeeType());
+      } else if (FT->isIntegerType() && !F->isBitField()) {
+        (*V.Fields)[F] = AbsValue::integer(
+            Poly::symbol(opaqueSymbol("param-field:" + Name, Name)));
+      } else if (FT->isRecordType()) {
+        (*V.Fields)[F] = paramStruct(FT, Name, Depth + 1);
+      }
+    }
+    return V;
+  }
+
   /// The base variable of an access, as written.
   std::string arrayName(const Expr *E) const {
     E = E->IgnoreParenCasts();
@@ -1443,18 +1478,37 @@ struct Interpreter::Impl {
   }
 
   /// cooperative_groups: thread_rank(), thread_index(), group_index() ...
-  std::optional<AbsValue> cooperativeGroupsCall(const CXXMemberCallExpr *MC) {
-    const CXXMethodDecl *MD = MC->getMethodDecl();
+  std::optional<AbsValue> cooperativeGroupsCall(const CallExpr *MC,
+                                                const CXXMethodDecl *MD) {
     if (!MD)
       return std::nullopt;
+    // The group is the object's type (thread_block_tile<32>), whichever
+    // base class declares the method (tile<N, void> inherits
+    // meta_group_rank from thread_group_base).
     const CXXRecordDecl *RD = MD->getParent();
+    const Expr *Obj = nullptr;
+    if (auto *M = dyn_cast<CXXMemberCallExpr>(MC))
+      Obj = M->getImplicitObjectArgument();
+    else if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
+      Obj = ME->getBase();
+    if (Obj) {
+      QualType OT = Obj->IgnoreParenBaseCasts()->getType();
+      if (OT->isPointerType())
+        OT = OT->getPointeeType();
+      if (const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl())
+        if (ORD->getName() == "thread_block" ||
+            ORD->getName().starts_with("thread_block_tile"))
+          RD = ORD;
+    }
     if (!RD)
       return std::nullopt;
     llvm::StringRef Class = RD->getName(), Method = MD->getName();
     bool Block = Class == "thread_block";
     bool Tile = Class.starts_with("thread_block_tile") ||
                 Class.starts_with("__static_size_thread_block_tile_base") ||
-                Class.starts_with("__static_size_tile_base");
+                Class.starts_with("__static_size_tile_base") ||
+                Class.starts_with("__static_parent_thread_block_tile_base") ||
+                Class.starts_with("__single_warp_thread_block_tile");
     if (!Block && !Tile)
       return std::nullopt;
     if (Block && Method == "thread_index") {
@@ -1698,8 +1752,16 @@ struct Interpreter::Impl {
         return V;
       }
     }
+    // A static member called through an object (`tile.thread_rank()` on a
+    // thread_block_tile) is a plain call to a member expression.
+    if (!isa<CXXMemberCallExpr>(C))
+      if (auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
+        if (auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+            MD && MD->isStatic())
+          if (auto CG = cooperativeGroupsCall(C, MD))
+            return *CG;
     if (auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
-      if (auto CG = cooperativeGroupsCall(MC))
+      if (auto CG = cooperativeGroupsCall(MC, MC->getMethodDecl()))
         return *CG;
       // A conversion or other const member of a system type called on an
       // object in memory: a read of that object.
@@ -2829,6 +2891,8 @@ void Interpreter::run(
     if (T->isPointerType())
       P->Env[PD] = AbsValue::pointer(P->regionFor(PD, MemSpace::Global),
                                      Poly(0), T->getPointeeType());
+    else if (T->isRecordType())
+      P->Env[PD] = P->paramStruct(T, PD->getNameAsString(), 0);
     else
       P->Env[PD] = AbsValue::unknown("parameter `" + PD->getNameAsString() +
                                      "` not tracked");
