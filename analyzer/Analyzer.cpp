@@ -829,13 +829,16 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
       continue;
     std::vector<std::pair<int64_t, const RawAccess *>> Near;
     for (const RawAccess &B : Raw) {
-      if (&B == &A || !B.Offset || B.Region != A.Region ||
-          B.Bytes != A.Bytes || !SameLoops(A, B))
+      if (&B == &A || !B.Offset || B.Region != A.Region || B.Bytes != A.Bytes)
         continue;
       auto D = Distance(A, B);
       if (!D || *D == 0)
         continue;
-      if (B.Kind == A.Kind)
+      // Hand-unrolled runs are in the same iteration of the same loops. A
+      // neighbour may also be outside the loop (`rowptr[r]` before a loop
+      // bounded by `rowptr[r + 1]`): a constant distance means neither
+      // moves with the loop, so the warp reads both every time.
+      if (B.Kind == A.Kind && SameLoops(A, B))
         Near.push_back({*D, &B});
       if (B.Kind != AccessKind::Store && A.Kind != AccessKind::Store &&
           std::abs(*D) < SectorBytes && !S.Neighbour)
