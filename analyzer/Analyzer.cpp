@@ -60,8 +60,11 @@ namespace {
 /// is order-free; a prefix product that writes each step back is not.
 class OrderFreeCheck {
 public:
-  explicit OrderFreeCheck(const Stmt *Body) : Body(Body) {
+  OrderFreeCheck(const Stmt *Body,
+                 const llvm::SmallPtrSetImpl<const VarDecl *> &Counters)
+      : Body(Body) {
     collectLocals(Body);
+    Locals.insert(Counters.begin(), Counters.end());
   }
 
   bool run() {
@@ -222,17 +225,61 @@ private:
   llvm::DenseMap<const VarDecl *, unsigned> Reads;
 };
 
+/// Variables a while/do loop counts with: mentioned in its condition and
+/// stepped by `++v`, `v += c` at the top level of its body. They are the
+/// loop's own counter (as a for-loop's is), not results of the iterations.
+void whileCounters(const Expr *Cond, const Stmt *Body,
+                   llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Cond || !CS)
+    return;
+  llvm::SmallPtrSet<const VarDecl *, 4> InCond;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (auto *D = dyn_cast<DeclRefExpr>(S))
+      if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+        InCond.insert(VD);
+    for (const Stmt *C : S->children())
+      Collect(C);
+  };
+  Collect(Cond);
+  for (const Stmt *S : CS->body()) {
+    const Expr *E = dyn_cast<Expr>(S);
+    if (!E)
+      continue;
+    E = E->IgnoreParenImpCasts();
+    const Expr *Target = nullptr;
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    else if (auto *CA = dyn_cast<CompoundAssignOperator>(E);
+             CA && (CA->getOpcode() == BO_AddAssign ||
+                    CA->getOpcode() == BO_SubAssign) &&
+             isa<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
+      Target = CA->getLHS();
+    if (!Target)
+      continue;
+    if (auto *D = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+        if (InCond.count(VD))
+          Out.insert(VD);
+  }
+}
+
 bool isOrderFree(const Stmt *Loop) {
   const Stmt *Body = nullptr;
+  const Expr *Cond = nullptr;
   if (auto *F = dyn_cast_or_null<ForStmt>(Loop))
     Body = F->getBody();
   else if (auto *W = dyn_cast_or_null<WhileStmt>(Loop))
-    Body = W->getBody();
+    Body = W->getBody(), Cond = W->getCond();
   else if (auto *D = dyn_cast_or_null<DoStmt>(Loop))
-    Body = D->getBody();
+    Body = D->getBody(), Cond = D->getCond();
   if (!Body)
     return false;
-  return OrderFreeCheck(Body).run();
+  llvm::SmallPtrSet<const VarDecl *, 4> Counters;
+  whileCounters(Cond, Body, Counters);
+  return OrderFreeCheck(Body, Counters).run();
 }
 
 constexpr int64_t MaxEnumeratedIterations = 256;
