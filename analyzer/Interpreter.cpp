@@ -2629,7 +2629,9 @@ struct Interpreter::Impl {
     for (auto &[VD, D] : Linear)
       Skip.insert(VD);
     std::vector<const VarDecl *> Uniform;
-    for (const VarDecl *VD : Modified) {
+    // A lane-dependent continue/break/return could skip an update for some
+    // lanes only: then nothing is taken as uniform.
+    for (const VarDecl *VD : jumpsOut(Body) ? decltype(Modified)() : Modified) {
       if (Skip.count(VD) || !VD->getType()->isIntegerType())
         continue;
       AbsValue E = EntryValue(VD);
