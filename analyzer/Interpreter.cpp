@@ -2162,6 +2162,20 @@ struct Interpreter::Impl {
     return false;
   }
 
+  /// A `continue` of this loop (not of a nested one).
+  static bool continues(const Stmt *S, bool Nested = false) {
+    if (!S)
+      return false;
+    if (isa<ContinueStmt>(S))
+      return !Nested;
+    bool Loop = Nested || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+    for (const Stmt *C : S->children())
+      if (continues(C, Loop))
+        return true;
+    return false;
+  }
+
   /// A break, continue, return or goto that leaves this loop's iteration
   /// early (break/continue of nested loops and switches do not count).
   static bool jumpsOut(const Stmt *S, bool InLoop = false, bool InSwitch = false) {
@@ -2438,9 +2452,12 @@ struct Interpreter::Impl {
     incrementsOf(Inc, Incs);
     llvm::SmallPtrSet<const VarDecl *, 8> BodyModified;
     collectModified(Body, BodyModified);
-    // Linear updates at the top level of the body, each variable once.
+    // Linear updates at the top level of the body, each variable once (and
+    // none when a `continue` may skip them).
     std::vector<LinearUpdate> BodyLinear;
-    if (auto *CS = dyn_cast_or_null<CompoundStmt>(Body)) {
+    if (continues(Body)) {
+      // no linear body updates
+    } else if (auto *CS = dyn_cast_or_null<CompoundStmt>(Body)) {
       llvm::DenseMap<const VarDecl *, int> Count;
       for (const Stmt *S : CS->body())
         if (auto U = linearUpdate(S))
@@ -2702,7 +2719,9 @@ struct Interpreter::Impl {
     for (const VarDecl *VD : Modified)
       Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
                                             "` after a loop");
-    if (Trip) {
+    // (A loop that may be left early ends after an unknown number of
+    // iterations: its variables stay unknown.)
+    if (Trip && !jumpsOut(Body)) {
       Poly N(*Trip);
       for (auto &[VD, D] : Linear)
         Env[VD] = Advance(EntryValue(VD), D, N);
