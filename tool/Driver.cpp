@@ -9,7 +9,6 @@
 #include "output/SarifReport.h"
 #include "output/TextReport.h"
 #include "rules/Registry.h"
-#include "rules/Suppression.h"
 #include "tool/FixApplier.h"
 #include "tool/Lint.h"
 #include "tool/LspServer.h"
@@ -24,8 +23,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <set>
-#include <tuple>
 #include <string>
 #include <vector>
 
@@ -279,7 +276,7 @@ int runDriver(int argc, const char **argv) {
   JsonReport Json;
   FixApplier Fixer;
   auto FileStart = std::chrono::steady_clock::now();
-  unsigned Failing = 0, Reported = 0;
+  unsigned Failing = 0;
   FrontendStats Stats = FE.run(
       [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
           const ParsedFile &File) {
@@ -300,7 +297,6 @@ int runDriver(int argc, const char **argv) {
                        << " accesses), rules " << llvm::format("%.1f", Times.RulesMs)
                        << " ms\n";
         for (const Finding &F : Findings) {
-          ++Reported;
           if (F.Sev != Severity::Note)
             ++Failing;
           if (ApplyFixes)
