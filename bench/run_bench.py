@@ -15,6 +15,7 @@ Standard library only. See bench/README.md.
 
 import argparse
 import json
+import re
 import os
 import shutil
 import statistics
@@ -141,8 +142,8 @@ def main():
 
     def commands(path):
         return {
-            "tool": [tool, "--format=json", *args.tool_arg, path, "--",
-                     "-std=c++17"],
+            "tool": [tool, "--format=json", "--time-phases", *args.tool_arg,
+                     path, "--", "-std=c++17"],
             "clang": [clang, *clang_flags, path],
         }
 
@@ -161,8 +162,16 @@ def main():
             for which in order:
                 seconds, rss, status, stderr = run_once(
                     cmds[which], os.path.dirname(path))
-                results[path][which].append(
-                    {"seconds": seconds, "peak_rss_bytes": rss, "status": status})
+                rec = {"seconds": seconds, "peak_rss_bytes": rss,
+                       "status": status}
+                if which == "tool":
+                    # --time-phases: what the analysis and the rules cost,
+                    # beside the parse that clang does too.
+                    m = re.search(r"analysis ([0-9.]+) ms .*rules ([0-9.]+) ms",
+                                  stderr)
+                    if m:
+                        rec["analysis_ms"] = float(m.group(1)) + float(m.group(2))
+                results[path][which].append(rec)
                 ok = status in (0, 1) if which == "tool" else status == 0
                 if not ok and (path, which) not in problems:
                     first = stderr.strip().splitlines()[:3]
@@ -173,10 +182,10 @@ def main():
         print(f"note: {which} exited with {status} on {display_name(path)}"
               + ("".join("\n    " + l for l in lines)), file=sys.stderr)
 
-    header = ["file", "tool s", "clang s", "ratio", "tool MiB", "clang MiB",
-              "ratio"]
+    header = ["file", "tool s", "clang s", "ratio", "analysis ms", "tool MiB",
+              "clang MiB", "ratio"]
     rows = []
-    total_tool = total_clang = 0.0
+    total_tool = total_clang = total_analysis = 0.0
     peak_tool = peak_clang = 0
     summary = []
     mib = 1024 * 1024
@@ -193,14 +202,18 @@ def main():
         mark = ""
         if (path, "tool") in problems or (path, "clang") in problems:
             mark = " (!)"
+        an = [x["analysis_ms"] for x in r["tool"] if "analysis_ms" in x]
+        a = statistics.median(an) if an else float("nan")
+        total_analysis += 0 if not an else a
         rows.append([display_name(path) + mark, f"{t:.3f}", f"{c:.3f}",
-                     ratio(t, c), f"{tm / mib:.1f}", f"{cm / mib:.1f}",
-                     ratio(tm, cm)])
+                     ratio(t, c), f"{a:.1f}", f"{tm / mib:.1f}",
+                     f"{cm / mib:.1f}", ratio(tm, cm)])
         summary.append({"file": display_name(path), "tool_seconds": t,
                         "clang_seconds": c, "tool_peak_rss_bytes": tm,
                         "clang_peak_rss_bytes": cm, "runs": r})
     rows.append(["total (time: sum; memory: max)", f"{total_tool:.3f}",
                  f"{total_clang:.3f}", ratio(total_tool, total_clang),
+                 f"{total_analysis:.1f}",
                  f"{peak_tool / mib:.1f}", f"{peak_clang / mib:.1f}",
                  ratio(peak_tool, peak_clang)])
 
