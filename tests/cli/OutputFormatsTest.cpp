@@ -124,5 +124,39 @@ TEST(OutputFormats, FixPadsAndTheResultLintsClean) {
   EXPECT_TRUE(json::parse(Again.Stdout)["findings"].empty());
 }
 
+TEST(OutputFormats, ExplainPrintsTheFactsAtEveryAccess) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--explain", "--use-color=false"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  // The column read of the tile: 32 wavefronts; the coalesced global load: 4
+  // sectors; each with its symbolic offset.
+  EXPECT_NE(P.Stdout.find("remark: load of `tile` (shared, 4 bytes per lane) in `transpose`"),
+            std::string::npos) << P.Stdout;
+  EXPECT_NE(P.Stdout.find("note: 32 wavefronts per request: 32-way bank conflict"),
+            std::string::npos) << P.Stdout;
+  EXPECT_NE(P.Stdout.find("note: 4 sectors per request, 100% sector utilization"),
+            std::string::npos) << P.Stdout;
+  EXPECT_NE(P.Stdout.find("note: byte offset: 4*(32*threadIdx.x + threadIdx.y + j)"),
+            std::string::npos) << P.Stdout;
+}
+
+TEST(OutputFormats, ChecksSelectRules) {
+  LintRun R;
+  test::ProcessResult Off = R.lint({"--format=json", "--checks=-shared-bank-conflict"});
+  ASSERT_TRUE(Off.exitedWith(0)) << Off.describe() << Off.Stdout;
+  EXPECT_TRUE(json::parse(Off.Stdout)["findings"].empty());
+  test::ProcessResult Bad = R.lint({"--checks=no-such-rule"});
+  EXPECT_TRUE(Bad.exitedWith(3)) << Bad.describe();
+  EXPECT_EQ(test::nonEmptyLines(Bad.Stderr).size(), 1u) << Bad.Stderr;
+}
+
+TEST(OutputFormats, BlockDimIsValidated) {
+  LintRun R;
+  test::ProcessResult P = R.lint({"--block-dim=transpose=2000"});
+  EXPECT_TRUE(P.exitedWith(3)) << P.describe();
+  EXPECT_NE(P.Stderr.find("--block-dim=transpose=2000"), std::string::npos) << P.Stderr;
+  EXPECT_EQ(test::nonEmptyLines(P.Stderr).size(), 1u) << P.Stderr;
+}
+
 } // namespace
 } // namespace cal
