@@ -394,6 +394,9 @@ private:
   void walk(const WarpInstance &W, std::vector<RawAccess> &Out,
             bool *NeedConcrete);
   InstanceMetrics measure(const RawAccess &A);
+  void blockStride(const Poly &Stride, unsigned Bytes, LoopFact &F);
+  /// The warp instance whose walk is being measured.
+  const WarpInstance *CurWarp = nullptr;
   struct Sibling {
     unsigned Run = 1;   ///< accesses in the hand-unrolled run
     unsigned Index = 0; ///< this one's position in it
@@ -778,16 +781,21 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     F.OrderFree = isOrderFree(L.Loop);
     F.VarName = L.VarName;
     F.Trip = L.Trip;
+    F.TripMin = L.TripMin;
+    F.TripMax = L.TripMax;
+    // The per-iteration move: a constant (Delta), or a polynomial the same
+    // for every lane (SymDelta); linear in the loop counter either way.
     std::optional<int64_t> Delta;
-    bool Same = true;
-    for (unsigned Ln = 0; Ln < WarpSize && Same; ++Ln) {
+    std::optional<Poly> SymDelta;
+    bool Linear = true;
+    for (unsigned Ln = 0; Ln < WarpSize && Linear; ++Ln) {
       if (!(A.Active & (1u << Ln)))
         continue;
       // A value that changes by an unknown amount each iteration.
       for (SymbolId V : L.Varying)
         if (Off.lane(Ln).mentions(V))
-          Same = false;
-      if (!Same)
+          Linear = false;
+      if (!Linear)
         break;
       auto P1 = Off.lane(Ln).substitute(L.Sym, 1);
       auto P0 = Off.lane(Ln).substitute(L.Sym, 0);
@@ -799,20 +807,62 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
       std::optional<Poly> D2;
       if (P2 && P1)
         D2 = Poly::sub(*P2, *P1);
-      if (!D || !D2 || *D != *D2 || !D->isConstant() ||
-          (Delta && *Delta != D->constant()))
-        Same = false;
-      else
+      if (!D || !D2 || *D != *D2) {
+        Linear = false;
+        break;
+      }
+      if (D->isConstant()) {
+        if (SymDelta || (Delta && *Delta != D->constant()))
+          Linear = false;
         Delta = D->constant();
+      } else {
+        if (Delta || (SymDelta && *SymDelta != *D))
+          Linear = false;
+        SymDelta = *D;
+      }
     }
-    if (Same)
+    if (Linear && Delta)
       F.StrideBytes = Delta;
+    if (Linear && SymDelta)
+      blockStride(*SymDelta, A.Bytes, F);
     M.Loops.push_back(F);
   }
-  if (!A.Loops.empty()) {
-    const LoopRef &Inner = A.Loops.back();
-    const LoopFact &F = M.Loops.back();
-    if (F.StrideBytes && A.Region->Space != MemSpace::Shared) {
+  if (!A.Loops.empty() && A.Region->Space != MemSpace::Shared) {
+    // The footprint is taken over the innermost loop that moves this
+    // access's address along the gaps the lanes leave (a constant step
+    // shorter than the distance between adjacent lanes): blocked 16-byte
+    // loads in an inner loop over rows, whose outer loop steps through each
+    // lane's run, use every sector over the outer loop. Without gaps (or
+    // lanes a symbolic distance apart), the innermost loop that moves.
+    int64_t GapLimit = INT64_MAX;
+    {
+      std::map<unsigned, std::vector<int64_t>> ByGroup;
+      for (unsigned Ln = 0; Ln < WarpSize; ++Ln)
+        if (A.Active & (1u << Ln))
+          ByGroup[Req.Group[Ln]].push_back(Req.Offset[Ln]);
+      int64_t Largest = 0;
+      for (auto &[G, Offs] : ByGroup) {
+        std::sort(Offs.begin(), Offs.end());
+        for (size_t I = 1; I < Offs.size(); ++I)
+          Largest = std::max(Largest, Offs[I] - Offs[I - 1]);
+      }
+      if (Largest > int64_t(A.Bytes))
+        GapLimit = Largest;
+    }
+    std::optional<size_t> FI;
+    for (size_t I = A.Loops.size(); I-- > 0;) {
+      const LoopFact &F = M.Loops[I];
+      if (F.StrideBytes && *F.StrideBytes != 0 &&
+          std::abs(*F.StrideBytes) < GapLimit) {
+        FI = I;
+        break;
+      }
+    }
+    if (!FI && M.Loops.back().StrideBytes)
+      FI = A.Loops.size() - 1;
+    if (FI) {
+      const LoopRef &Inner = A.Loops[*FI];
+      const LoopFact &F = M.Loops[*FI];
       // From the loop's first iteration: the base with the counter at 0.
       std::vector<ResidueCase> FirstIter = Cases;
       if (auto B0 = Base.substitute(Inner.Sym, 0)) {
@@ -820,11 +870,14 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
         std::vector<std::string> Ignored;
         FirstIter = residues(*B0, Syms, SectorBytes, Ex, Ignored);
       }
-      int64_t Iters = Inner.Trip ? std::min(*Inner.Trip, MaxFootprintIterations)
-                                 : 32;
-      if (!Inner.Trip)
-        M.Assumptions.push_back("footprint over 32 iterations of the loop "
-                                "(its trip count is unknown)");
+      std::optional<int64_t> Trip = Inner.Trip ? Inner.Trip : Inner.TripMax;
+      int64_t Iters = Trip ? std::min(*Trip, MaxFootprintIterations) : 32;
+      if (!Trip)
+        M.Assumptions.push_back("footprint over 32 iterations of the loop" +
+                                (Inner.VarName.empty()
+                                     ? std::string()
+                                     : " over `" + Inner.VarName + "`") +
+                                " (its trip count is unknown)");
       std::vector<int64_t> Shifts;
       for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
         Shifts.push_back(K * *F.StrideBytes);
@@ -841,6 +894,73 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     M.Footprint = M.BytesUsed / (SectorBytes * M.Sectors);
   }
   return M;
+}
+
+/// A loop stride that is symbolic but the same for every lane: when it is a
+/// positive multiple of the block's (and the grid's) sizes only -- a
+/// block-stride `i += blockDim.x` or a grid-stride `i += blockDim.x *
+/// gridDim.x` loop with an unknown block, or `i += 256 * gridDim.x` with a
+/// known one -- how many block-wide runs of the access it spans at most, and
+/// whether it is a whole number of 32-lane runs.
+void KernelAnalysis::blockStride(const Poly &Stride, unsigned Bytes,
+                                 LoopFact &F) {
+  if (!CurWarp || Bytes == 0)
+    return;
+  auto Q = Stride.divideExact(Bytes);
+  if (!Q || Q->constant() != 0 || Q->terms().size() != 1)
+    return;
+  const Poly::Term &T = Q->terms().front();
+  if (T.Coeff <= 0)
+    return;
+  // The threads of a block, as a polynomial: a constant for a known block,
+  // 32*(blockDim.x/32)*blockDim.y*blockDim.z for an unknown one.
+  auto XY = Poly::mul(CurWarp->BlockDim[0], CurWarp->BlockDim[1]);
+  auto Threads = XY ? Poly::mul(*XY, CurWarp->BlockDim[2]) : std::nullopt;
+  if (!Threads || (!Threads->isConstant() && Threads->constant() != 0))
+    return;
+  int64_t ThreadsCoeff;
+  Monomial ThreadSyms;
+  if (Threads->isConstant()) {
+    ThreadsCoeff = Threads->constant();
+  } else {
+    if (Threads->terms().size() != 1)
+      return;
+    ThreadsCoeff = Threads->terms().front().Coeff;
+    ThreadSyms = Threads->terms().front().Mono;
+  }
+  if (ThreadsCoeff <= 0)
+    return;
+  // Every symbol of the stride is a block size (one of the block's own,
+  // each at most once) or a grid size.
+  Monomial Left = ThreadSyms;
+  std::string Text;
+  int64_t Shown = T.Coeff * Bytes;
+  for (SymbolId S : T.Mono) {
+    const SymbolInfo &I = Syms.get(S);
+    if (I.Kind == SymbolKind::GridDim) {
+      Text += "*" + I.Name;
+      continue;
+    }
+    if (I.Kind != SymbolKind::BlockDim)
+      return;
+    auto It = std::find(Left.begin(), Left.end(), S);
+    if (It == Left.end())
+      return;
+    Left.erase(It);
+    if (I.Name == "blockDim.x/32") {
+      if (Shown % 32 != 0)
+        return;
+      Shown /= 32;
+      Text += "*blockDim.x";
+    } else {
+      Text += "*" + I.Name;
+    }
+  }
+  // stride = Coeff * Bytes * syms <= (Coeff / ThreadsCoeff) * Bytes *
+  // threads * grid sizes, the other block sizes being at least 1.
+  F.StrideBlockRuns = double(T.Coeff) / double(ThreadsCoeff);
+  F.StrideWholeWarps = T.Coeff % int64_t(WarpSize) == 0;
+  F.StrideSymbolic = (Shown == 1 ? Text.substr(1) : std::to_string(Shown) + Text);
 }
 
 /// Accesses of one array in the same iteration whose lanes' addresses are
@@ -927,10 +1047,12 @@ void KernelAnalysis::run() {
     DisplayByKey.emplace(keyOf(A), &A);
 
   std::vector<std::vector<RawAccess>> Walks;
+  std::vector<WarpInstance> Instances;
   std::vector<double> Weights;
   bool NeedConcrete = false;
   if (auto W = symbolicInstance()) {
     Walks.emplace_back();
+    Instances.push_back(*W);
     walk(*W, Walks.back(), &NeedConcrete);
     Weights.push_back(1.0);
   } else {
@@ -938,10 +1060,12 @@ void KernelAnalysis::run() {
   }
   if (NeedConcrete) {
     Walks.clear();
+    Instances.clear();
     Weights.clear();
     ConcreteWarps = true;
     for (const WarpInstance &W : concreteInstances()) {
       Walks.emplace_back();
+      Instances.push_back(W);
       walk(W, Walks.back(), nullptr);
       Weights.push_back(1.0);
     }
@@ -964,6 +1088,7 @@ void KernelAnalysis::run() {
   std::map<AccessKey, Agg> ByKey;
   std::vector<AccessKey> Order;
   for (size_t WI = 0; WI < Walks.size(); ++WI) {
+    CurWarp = &Instances[WI];
     std::map<const RawAccess *, Sibling> Runs;
     linkSiblings(Walks[WI], Runs);
     for (const RawAccess &A : Walks[WI]) {
@@ -1015,6 +1140,18 @@ void KernelAnalysis::run() {
     const InstanceMetrics &M0 = G.Parts.front().first;
     F.ActiveLanes = M0.ActiveLanes;
     F.Loops = M0.Loops;
+    // Trip-count bounds over every warp of the block.
+    for (auto &[M, W] : G.Parts)
+      for (size_t I = 0; I < F.Loops.size() && I < M.Loops.size(); ++I) {
+        LoopFact &L = F.Loops[I];
+        const LoopFact &O = M.Loops[I];
+        L.TripMin = L.TripMin && O.TripMin
+                        ? std::optional<int64_t>(std::min(*L.TripMin, *O.TripMin))
+                        : std::nullopt;
+        L.TripMax = L.TripMax && O.TripMax
+                        ? std::optional<int64_t>(std::max(*L.TripMax, *O.TripMax))
+                        : std::nullopt;
+      }
     if (AllKnown) {
       F.AddressKnown = true;
       double W = 0, Sec = 0, Lines = 0, Partial = 0, Bytes = 0, Wave = 0,

@@ -61,10 +61,26 @@ enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };
 struct LoopFact {
   const clang::Stmt *Loop = nullptr;
   std::string VarName;
+  /// The trip count, when the same for every lane and the loop cannot be
+  /// left early (a break or return makes the header's count a bound).
   std::optional<int64_t> Trip;
+  /// Bounds on the trip count over the lanes, when known.
+  std::optional<int64_t> TripMin, TripMax;
   /// Bytes this access's address moves per iteration (the same for every
   /// lane), when known.
   std::optional<int64_t> StrideBytes;
+  /// A stride that is the same for every lane but a multiple of the block
+  /// or grid size rather than a constant (`i += blockDim.x`,
+  /// `i += blockDim.x * gridDim.x`): at most this many block-wide runs of
+  /// the access (stride / (bytes per lane x threads per block [x the grid
+  /// sizes it names])); unset otherwise.
+  std::optional<double> StrideBlockRuns;
+  /// That stride is a whole number of 32-lane runs of the access (with an
+  /// unknown block: under the assumption that blockDim.x is a multiple of
+  /// 32).
+  bool StrideWholeWarps = false;
+  /// The stride as a readable form, when it is symbolic (`4*blockDim.x`).
+  std::string StrideSymbolic;
   /// The iterations can run in any order: the loop only accumulates into
   /// scalars with commutative operators and stores nothing to memory.
   bool OrderFree = false;

@@ -2196,6 +2196,25 @@ struct Interpreter::Impl {
     return false;
   }
 
+  /// A break, return or goto that leaves this loop before its header says
+  /// (a `continue` only ends the iteration).
+  static bool leavesEarly(const Stmt *S, bool InLoop = false,
+                          bool InSwitch = false) {
+    if (!S)
+      return false;
+    if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+      return true;
+    if (isa<BreakStmt>(S))
+      return !InLoop && !InSwitch;
+    bool Loop = InLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+    bool Switch = InSwitch || isa<SwitchStmt>(S);
+    for (const Stmt *C : S->children())
+      if (leavesEarly(C, Loop, Switch))
+        return true;
+    return false;
+  }
+
   /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
   /// counter scaled by a constant in the increment, with constant start and
   /// bound: the trip count by counting (the reductions' and scans' loops).
@@ -2334,6 +2353,10 @@ struct Interpreter::Impl {
     return D;
   }
 
+  /// The trip count's range over the lanes that the last tripCountOf()
+  /// found (also when the lanes' counts differ).
+  std::optional<std::pair<int64_t, int64_t>> LastTripRange;
+
   /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
   std::optional<int64_t> tripCount(const Expr *Cond, const VarDecl *IV,
                                    const AbsValue &Start, int64_t Step) {
@@ -2407,6 +2430,8 @@ struct Interpreter::Impl {
       return std::nullopt;
     };
     auto T1 = Trips(*MinDist), T2 = Trips(*MaxDist);
+    if (T1 && T2)
+      LastTripRange = std::make_pair(std::min(*T1, *T2), std::max(*T1, *T2));
     if (!T1 || !T2 || *T1 != *T2)
       return std::nullopt;
     return *T1;
@@ -2500,8 +2525,12 @@ struct Interpreter::Impl {
       if (U.VD != IV && !BodyModified.count(U.VD))
         IncLinear.push_back(U);
     std::optional<int64_t> Trip;
-    if (IV && IVStep->Val.asConstant())
+    std::optional<std::pair<int64_t, int64_t>> TripRange;
+    LastTripRange.reset();
+    if (IV && IVStep->Val.asConstant()) {
       Trip = tripCount(Cond, IV, *IVStart, *IVStep->Val.asConstant());
+      TripRange = LastTripRange;
+    }
     // A while/do loop whose counter is advanced once at the top level of
     // its body (`while (c < n) { ...; ++c; }`): the condition bounds it as
     // well, when nothing jumps past the update.
@@ -2515,6 +2544,7 @@ struct Interpreter::Impl {
         if (!D || !D->Val.asConstant() || S == Env.end() || !S->second.isInt())
           continue;
         int64_t Step = *D->Val.asConstant();
+        LastTripRange.reset();
         if (isa<DoStmt>(Loop)) {
           // The condition sees the counter after the body's update.
           auto Next = LaneVec::zip(S->second.Val, LaneVec(Poly(Step)), Poly::add);
@@ -2522,11 +2552,15 @@ struct Interpreter::Impl {
             continue;
           if (auto T = tripCount(Cond, U.VD, AbsValue::integer(*Next), Step))
             Trip = 1 + *T;
+          if (LastTripRange)
+            LastTripRange = std::make_pair(LastTripRange->first + 1,
+                                           LastTripRange->second + 1);
         } else {
           Trip = tripCount(Cond, U.VD, S->second, Step);
         }
         if (Trip) {
           BodyCounter = U.VD;
+          TripRange = LastTripRange;
           break;
         }
       }
@@ -2633,6 +2667,18 @@ struct Interpreter::Impl {
         Syms.get(Sym).Name = "iter(" + Ref.VarName + ")";
       }
     Ref.Trip = Trip;
+    if (Trip)
+      Ref.TripMin = Ref.TripMax = Trip;
+    else if (TripRange) {
+      Ref.TripMin = TripRange->first;
+      Ref.TripMax = TripRange->second;
+    }
+    // A loop that a break, return or goto may leave early: the header's
+    // count is an upper bound only.
+    if (leavesEarly(Body)) {
+      Ref.Trip.reset();
+      Ref.TripMin.reset();
+    }
     Loops.push_back(Ref);
 
     // Integers updated other than linearly (`cur = 1 - cur`, `s >>= 1`)

@@ -59,7 +59,13 @@ struct LoopRef {
   /// symbol (display instance).
   SymbolId Sym = 0;
   std::string VarName;
+  /// The trip count, when the same for every lane and the loop cannot be
+  /// left early.
   std::optional<int64_t> Trip;
+  /// Bounds on the trip count over the lanes (and warps), when known: the
+  /// header's count for a loop that a break/return may leave early is an
+  /// upper bound only.
+  std::optional<int64_t> TripMin, TripMax;
   /// Lane-uniform symbols that stand for a variable's value in the current
   /// iteration (`cur = 1 - cur`): they change from one iteration to the
   /// next by an unknown amount.

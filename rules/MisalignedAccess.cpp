@@ -9,6 +9,8 @@
 
 #include "rules/MisalignedAccess.h"
 
+#include <cstdlib>
+
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
@@ -103,7 +105,16 @@ void MisalignedAccess::check(const RuleContext &Ctx,
       continue;
     Finding R = makeFinding(Ctx, F, info());
     bool Covered = F.Neighbour != nullptr;
-    R.Sev = Covered ? Severity::Note : Severity::Warning;
+    // A load in a loop that slides the warp's run by less than a sector (a
+    // stencil's window `in[i + d]`): the neighbouring iterations read the
+    // sectors of the misaligned ends too, as a neighbour in the same
+    // iteration would.
+    bool Sliding = !Covered && F.Kind == AccessKind::Load && !F.Loops.empty() &&
+                   F.Loops.back().StrideBytes &&
+                   *F.Loops.back().StrideBytes != 0 &&
+                   std::abs(*F.Loops.back().StrideBytes) < 32 &&
+                   !(F.Loops.back().Trip && *F.Loops.back().Trip < 2);
+    R.Sev = Covered || Sliding ? Severity::Note : Severity::Warning;
     std::string Off = F.MisalignBytes
                           ? std::to_string(*F.MisalignBytes) + " bytes past"
                           : "off";
@@ -122,6 +133,11 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                   number(*F.SectorsPerRequest) +
                   " sectors per request on average instead of " +
                   number(*F.IdealSectors);
+    if (Sliding)
+      R.Notes.push_back("the loop slides the run by " +
+                        std::to_string(std::abs(*F.Loops.back().StrideBytes)) +
+                        " bytes per iteration: the neighbouring iterations "
+                        "read the extra sector too, so it costs little");
     if (Covered)
       R.Notes.push_back("`" + Ctx.text(F.Neighbour->getSourceRange()) +
                         "` reads the neighbouring bytes in the same iteration: "

@@ -138,33 +138,59 @@ void MissingVectorization::check(const RuleContext &Ctx,
     if (Unrolled && compilerMergesFields(Ctx.Ctx, F.E, RunBytes))
       continue;
 
-    int64_t ThreadRun = F.PerThreadContiguousBytes.value_or(RunBytes);
-    // Contiguous lanes that also read their neighbours' elements (a
-    // stencil's in[i], in[i + 1]): the thread's few adjacent elements overlap
-    // the next lanes' and are no run to load whole.
-    bool Overlapping = Contiguous && F.SiblingRun > 1;
-    bool ThreadLevel =
-        Unrolled || (!Overlapping && ThreadRun > int64_t(F.BytesPerLane));
+    // The thread's own run that a vector access could take whole: the
+    // hand-unrolled neighbours of one iteration. (A loop that continues the
+    // run walks into the next lane's elements, since the lanes are exactly
+    // one run apart: a sliding window whose later pieces are not aligned for
+    // every lane. Contiguous single elements whose thread also walks on --
+    // a stencil's window `in[i + d]` -- overlap the same way: no vector
+    // piece starts on its own boundary in every lane.)
+    bool ThreadLevel = Unrolled;
+    int64_t ThreadRun = RunBytes;
+    std::string StripeNote;
     if (!ThreadLevel) {
       // The thread's loop handles several elements, and the warp's requests
-      // of successive iterations tile the data (striped, block-stride): the
-      // loop advances by a whole number of warp-wide runs.
+      // of successive iterations tile the data (striped, block-stride,
+      // grid-stride): the loop advances by a whole number of warp-wide runs
+      // and no farther than the block's (or the grid's) threads reach.
       if (F.Loops.empty())
         continue;
       const LoopFact &L = F.Loops.back();
       int64_t Span = int64_t(F.ActiveLanes) * F.BytesPerLane;
-      if (!L.StrideBytes || *L.StrideBytes <= 0 || Span == 0 ||
-          *L.StrideBytes % Span != 0 || (L.Trip && *L.Trip < 2))
-        continue;
       const KernelInfo &K = Ctx.Result.Kernels[F.Kernel];
-      int64_t BlockSpan =
-          K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
-                            (*K.Shape.Dim)[2] * int64_t(F.BytesPerLane)
-                      : 1024 * int64_t(F.BytesPerLane);
-      if (*L.StrideBytes > BlockSpan)
+      if (L.StrideBytes) {
+        if (*L.StrideBytes <= 0 || Span == 0 || *L.StrideBytes % Span != 0)
+          continue;
+        int64_t BlockSpan =
+            K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
+                              (*K.Shape.Dim)[2] * int64_t(F.BytesPerLane)
+                        : 1024 * int64_t(F.BytesPerLane);
+        if (*L.StrideBytes > BlockSpan)
+          continue;
+      } else if (L.StrideBlockRuns && L.StrideWholeWarps &&
+                 F.ActiveLanes == WarpSize && *L.StrideBlockRuns <= 1.0) {
+        bool Grid = L.StrideSymbolic.find("gridDim") != std::string::npos;
+        StripeNote = "the loop steps by " + L.StrideSymbolic +
+                     " bytes, no farther than the " +
+                     (Grid ? "grid's" : "block's") +
+                     " threads reach in one iteration" +
+                     std::string(K.Shape.Dim ? ""
+                                             : " (blockDim.x assumed a "
+                                               "multiple of 32)") +
+                     ": the warps' requests of successive iterations tile "
+                     "the data";
+      } else {
+        continue;
+      }
+      // A loop the lanes run fewer than twice on average (an epilogue, a
+      // tail over a few bins) leaves no instructions to save.
+      if (L.Trip && *L.Trip < 2)
+        continue;
+      if (!L.Trip && L.TripMin && L.TripMax &&
+          (*L.TripMin + *L.TripMax) < 4)
         continue;
     }
-    // A 16-byte piece has to fit in what the thread handles contiguously.
+    // A vector piece has to fit in the thread's run.
     if (ThreadLevel && ThreadRun < 16 && !(ThreadRun >= 8 && ThreadRun % 8 == 0))
       continue;
 
@@ -179,23 +205,18 @@ void MissingVectorization::check(const RuleContext &Ctx,
                   (F.Kind == AccessKind::Store ? "written" : "read") +
                   " one at a time (" +
                   std::to_string(F.BytesPerLane) + " bytes per lane per " +
-                  "instruction); one " + std::to_string(Target) + "-byte " +
+                  "instruction); " +
+                  (RunBytes <= Target ? std::string("one ") : std::string()) +
+                  std::to_string(Target) + "-byte " +
                   (F.Kind == AccessKind::Store ? "store" : "load") +
-                  " per thread would move them " +
-                  (Target == 16 || RunBytes <= 8
+                  (RunBytes <= Target ? " per thread" : "s") +
+                  " would move them " +
+                  (RunBytes <= Target
                        ? "in 1 instruction instead of " +
                              std::to_string(F.SiblingRun)
-                       : "in " + number(RunBytes / 8.0) +
+                       : "in " + number(std::ceil(double(RunBytes) / Target)) +
                              " instructions instead of " +
                              std::to_string(F.SiblingRun));
-    } else if (ThreadLevel) {
-      R.Sev = Target == 16 && F.BytesPerLane <= 4 ? Severity::Warning
-                                                  : Severity::Note;
-      R.Message = "`" + F.Array + "`: " + std::to_string(F.BytesPerLane) +
-                  " bytes per lane per instruction while each thread walks " +
-                  std::to_string(ThreadRun) + " contiguous bytes; " +
-                  std::to_string(Target) + "-byte " + What + " would need " +
-                  number(Fewer) + "x fewer instructions";
     } else {
       R.Sev = Severity::Note;
       R.Message = "`" + F.Array + "`: " + std::to_string(F.BytesPerLane) +
@@ -227,6 +248,8 @@ void MissingVectorization::check(const RuleContext &Ctx,
       X.Code = "reinterpret_cast<const " + V + " *>(" + F.Array + ")[...]";
       R.Fixes.push_back(X);
     }
+    if (!StripeNote.empty())
+      R.Notes.push_back(StripeNote);
     addCommonNotes(Ctx, F, R);
     Out.push_back(std::move(R));
   }
