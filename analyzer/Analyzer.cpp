@@ -285,6 +285,7 @@ bool isOrderFree(const Stmt *Loop) {
 constexpr int64_t MaxEnumeratedIterations = 256;
 constexpr size_t MaxResidueCombinations = 4096;
 constexpr int64_t MaxFootprintIterations = 64;
+constexpr int64_t MaxFootprintShifts = 1024;
 
 using AccessKey =
     std::tuple<const Expr *, AccessKind, std::vector<const Expr *>>;
@@ -828,59 +829,51 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     M.Loops.push_back(F);
   }
   if (!A.Loops.empty() && A.Region->Space != MemSpace::Shared) {
-    // The footprint is taken over the innermost loop that moves this
-    // access's address along the gaps the lanes leave (a constant step
-    // shorter than the distance between adjacent lanes): blocked 16-byte
-    // loads in an inner loop over rows, whose outer loop steps through each
-    // lane's run, use every sector over the outer loop. Without gaps (or
-    // lanes a symbolic distance apart), the innermost loop that moves.
-    int64_t GapLimit = INT64_MAX;
-    {
-      std::map<unsigned, std::vector<int64_t>> ByGroup;
-      for (unsigned Ln = 0; Ln < WarpSize; ++Ln)
-        if (A.Active & (1u << Ln))
-          ByGroup[Req.Group[Ln]].push_back(Req.Offset[Ln]);
-      int64_t Largest = 0;
-      for (auto &[G, Offs] : ByGroup) {
-        std::sort(Offs.begin(), Offs.end());
-        for (size_t I = 1; I < Offs.size(); ++I)
-          Largest = std::max(Largest, Offs[I] - Offs[I - 1]);
-      }
-      if (Largest > int64_t(A.Bytes))
-        GapLimit = Largest;
-    }
-    std::optional<size_t> FI;
-    for (size_t I = A.Loops.size(); I-- > 0;) {
-      const LoopFact &F = M.Loops[I];
-      if (F.StrideBytes && *F.StrideBytes != 0 &&
-          std::abs(*F.StrideBytes) < GapLimit) {
-        FI = I;
-        break;
-      }
-    }
-    if (!FI && M.Loops.back().StrideBytes)
-      FI = A.Loops.size() - 1;
-    if (FI) {
-      const LoopRef &Inner = A.Loops[*FI];
-      const LoopFact &F = M.Loops[*FI];
-      // From the loop's first iteration: the base with the counter at 0.
+    // The footprint is taken over the loop nest: the union of the bytes and
+    // sectors of every iteration of the enclosing loops that move the
+    // address by a constant step (blocked 16-byte loads in an inner loop
+    // over rows whose outer loop steps through each lane's run use every
+    // sector over the nest). Loops whose step is symbolic (a runtime row
+    // pitch) move far away and change nothing; a step of 0 adds nothing.
+    std::vector<size_t> Moving;
+    for (size_t I = 0; I < A.Loops.size(); ++I)
+      if (M.Loops[I].StrideBytes && *M.Loops[I].StrideBytes != 0)
+        Moving.push_back(I);
+    if (!Moving.empty() || M.Loops.back().StrideBytes) {
+      // The base at the first iteration of every moving loop.
+      std::optional<Poly> B0 = Base;
+      for (size_t I : Moving)
+        if (B0)
+          B0 = B0->substitute(A.Loops[I].Sym, 0);
       std::vector<ResidueCase> FirstIter = Cases;
-      if (auto B0 = Base.substitute(Inner.Sym, 0)) {
+      if (B0) {
         bool Ex;
         std::vector<std::string> Ignored;
         FirstIter = residues(*B0, Syms, SectorBytes, Ex, Ignored);
       }
-      std::optional<int64_t> Trip = Inner.Trip ? Inner.Trip : Inner.TripMax;
-      int64_t Iters = Trip ? std::min(*Trip, MaxFootprintIterations) : 32;
-      if (!Trip)
-        M.Assumptions.push_back("footprint over 32 iterations of the loop" +
-                                (Inner.VarName.empty()
-                                     ? std::string()
-                                     : " over `" + Inner.VarName + "`") +
-                                " (its trip count is unknown)");
-      std::vector<int64_t> Shifts;
-      for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
-        Shifts.push_back(K * *F.StrideBytes);
+      // Iterations per loop, innermost first, within a budget of shifts.
+      std::vector<int64_t> Shifts = {0};
+      for (size_t J = Moving.size(); J-- > 0;) {
+        const LoopRef &L = A.Loops[Moving[J]];
+        int64_t Step = *M.Loops[Moving[J]].StrideBytes;
+        std::optional<int64_t> Trip = L.Trip ? L.Trip : L.TripMax;
+        int64_t Iters = Trip ? std::min(*Trip, MaxFootprintIterations) : 32;
+        int64_t Room = MaxFootprintShifts / int64_t(Shifts.size());
+        if (Room < 2)
+          break;
+        Iters = std::min(Iters, Room);
+        if (!Trip)
+          M.Assumptions.push_back(
+              "footprint over 32 iterations of the loop" +
+              (L.VarName.empty() ? std::string()
+                                 : " over `" + L.VarName + "`") +
+              " (its trip count is unknown)");
+        std::vector<int64_t> Next;
+        for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
+          for (int64_t S0 : Shifts)
+            Next.push_back(S0 + K * Step);
+        Shifts = std::move(Next);
+      }
       double SumSec = 0, SumBytes = 0;
       for (const ResidueCase &C : FirstIter) {
         Footprint FP = footprintOf(Req, C.Residue, Shifts);
