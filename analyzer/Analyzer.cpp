@@ -398,6 +398,11 @@ private:
   void blockStride(const Poly &Stride, unsigned Bytes, LoopFact &F);
   /// The warp instance whose walk is being measured.
   const WarpInstance *CurWarp = nullptr;
+  /// The display walk's interpreter (for its readable forms).
+  std::unique_ptr<Interpreter> DisplayInterp;
+  /// The parameters' values for one walk.
+  llvm::DenseMap<const ParmVarDecl *, AbsValue>
+  paramsFor(const WarpInstance &W) const;
   struct Sibling {
     unsigned Run = 1;   ///< accesses in the hand-unrolled run
     unsigned Index = 0; ///< this one's position in it
@@ -417,6 +422,11 @@ private:
   std::vector<std::string> ShapeAssumptions;
   bool ConcreteWarps = false;
 };
+
+llvm::DenseMap<const ParmVarDecl *, AbsValue>
+KernelAnalysis::paramsFor(const WarpInstance &W) const {
+  return Params;
+}
 
 WarpInstance KernelAnalysis::displayInstance() {
   WarpInstance W;
@@ -561,12 +571,14 @@ std::vector<WarpInstance> KernelAnalysis::concreteInstances() {
 
 void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
                           bool *NeedConcrete) {
-  Interpreter I(Ctx, Syms, W, *Result.Regions, Out);
+  auto I = std::make_unique<Interpreter>(Ctx, Syms, W, *Result.Regions, Out);
   if (!Opts.Padding.empty())
-    I.setPadding(&Opts.Padding);
-  I.run(KC.Decl, Params);
+    I->setPadding(&Opts.Padding);
+  I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)
-    *NeedConcrete = I.needsConcreteWarps();
+    *NeedConcrete = I->needsConcreteWarps();
+  if (W.Display)
+    DisplayInterp = std::move(I);
 }
 
 int64_t KernelAnalysis::elementSizeOf(const RawAccess &A) const {
@@ -628,6 +640,20 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     Req.Offset[L] = D->constant();
   }
   M.Groups = GroupKeys.size();
+  // What the address rests on: the values it was computed from, and the
+  // symbols it still names that stand for an assumption.
+  for (const std::string &S : A.Assumptions)
+    M.Assumptions.push_back(S);
+  {
+    std::set<SymbolId> Seen;
+    for (unsigned L = 0; L < (Off.isUniform() ? 1u : WarpSize); ++L)
+      for (const Poly::Term &T : Off.lane(L).terms())
+        for (SymbolId S : T.Mono)
+          if (Seen.insert(S).second && !Syms.get(S).Assumption.empty() &&
+              std::find(M.Assumptions.begin(), M.Assumptions.end(),
+                        Syms.get(S).Assumption) == M.Assumptions.end())
+            M.Assumptions.push_back(Syms.get(S).Assumption);
+  }
   if (M.Groups == 1) {
     std::array<int64_t, WarpSize> Offs{};
     for (unsigned L = 0; L < WarpSize; ++L)
@@ -1218,6 +1244,14 @@ void KernelAnalysis::run() {
           F.VectorAligned = true;
         else if (VecOk == 0)
           F.VectorAligned = false;
+      } else if (M0.Groups == 1) {
+        // What the stated alignment assumptions (unknown terms taken as
+        // multiples of 32 bytes) give.
+        F.AssumedAlignment = Misaligned == 0 ? AlignmentFact::Aligned
+                             : Aligned == 0  ? AlignmentFact::Misaligned
+                                             : AlignmentFact::Varies;
+        if (Mis.size() == 1 && *Mis.begin() != 0)
+          F.AssumedMisalignBytes = *Mis.begin();
       }
       // Per-thread contiguity: the run of this access (and its hand-unrolled
       // siblings) per iteration, extended by the loop when the loop steps by
@@ -1254,8 +1288,10 @@ void KernelAnalysis::run() {
     // The readable form and the term that spreads lanes apart.
     auto DI = DisplayByKey.find(K);
     if (DI != DisplayByKey.end() && DI->second->Offset) {
-      F.Symbolic = Syms.str(DI->second->Offset->lane(0),
-                            elementSizeOf(*DI->second));
+      Poly Shown = DI->second->Offset->lane(0);
+      if (DisplayInterp)
+        Shown = DisplayInterp->simplifyDivMod(Shown);
+      F.Symbolic = Syms.str(Shown, elementSizeOf(*DI->second));
       F.StrideTerm = DI->second->StrideTerm;
       // The warp-uniform part, in elements.
       Poly Uniform;

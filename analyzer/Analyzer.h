@@ -127,6 +127,11 @@ struct AccessFacts {
   /// Offset of the warp's run past a 32-byte boundary, when the same in
   /// every case (for misaligned runs).
   std::optional<int64_t> MisalignBytes;
+  /// When Alignment is unknown because a term's alignment is (a runtime row
+  /// pitch): the alignment under the stated assumption that such terms are
+  /// multiples of 32 bytes, and how far off a boundary the run then starts.
+  AlignmentFact AssumedAlignment = AlignmentFact::Unknown;
+  std::optional<int64_t> AssumedMisalignBytes;
   /// Every lane's address is a multiple of its access size (false: a
   /// vector access that faults).
   std::optional<bool> VectorAligned;

@@ -50,6 +50,13 @@ struct LValue {
   std::optional<LaneVec> Offset; // Memory: unset when the address is unknown
   std::string Why;
   QualType Type;
+  std::vector<std::string> Assumed;
+
+  void assuming(const AbsValue &V) {
+    for (const std::string &S : V.Assumed)
+      if (std::find(Assumed.begin(), Assumed.end(), S) == Assumed.end())
+        Assumed.push_back(S);
+  }
 
   static LValue unknown(std::string Why) {
     LValue L;
@@ -303,6 +310,77 @@ struct Interpreter::Impl {
     return std::make_pair(LaneVec::perLane(Quot), LaneVec::perLane(Rem));
   }
 
+  /// A display identity: T*Q + R == X, with Q and R the symbols that name
+  /// `x / t` and `x % t` in the readable forms.
+  struct DivModIdentity {
+    SymbolId Q, R;
+    Poly T, X;
+  };
+  std::vector<DivModIdentity> Identities;
+
+  /// `x / t` and `x % t` by a lane-uniform symbolic `t` (a runtime row
+  /// length): q is a symbol, the same for the warp's lanes, and r is
+  /// x - t*q exactly, so that `t*(x / t) + x % t` comes out as x (llm.c's
+  /// `out + b*T*C + t*C` with b = idx / T, t = idx % T). When x differs
+  /// between lanes, sharing q rests on an assumption, carried by the
+  /// symbol: the warp's consecutive values do not straddle a multiple of t
+  /// (t large, as runtime sizes are taken to be). The lanes' values must
+  /// share their symbolic part (differ by constants).
+  std::optional<AbsValue> divModSymbolic(const LaneVec &X, const LaneVec &Y,
+                                         const Expr *E, bool Rem) {
+    if (!Y.isUniform() || Y.uniform().isConstant() ||
+        mentionsWarpSymbol(Y.uniform()))
+      return std::nullopt;
+    const Poly &T = Y.uniform();
+    Poly S = X.lane(0).withoutConstant();
+    bool PerLane = !X.isUniform();
+    for (unsigned L = 1; PerLane && L < WarpSize; ++L)
+      if (X.lane(L).withoutConstant() != S)
+        return std::nullopt;
+    // In the display walk the thread index is a symbol: the value differs
+    // between lanes as much.
+    bool Threadish = PerLane || (W.Display && mentionsThread(X));
+    auto *B = dyn_cast<BinaryOperator>(E);
+    std::string XText = B ? text(B->getLHS()) : "x";
+    std::string TText = B ? text(B->getRHS()) : Syms.str(T);
+    std::string Key = Syms.str(X.lane(0)) + "/" + Syms.str(T);
+    auto ItQ = Opaque.find("divsym:" + Key);
+    SymbolId Q;
+    if (ItQ != Opaque.end()) {
+      Q = ItQ->second;
+    } else {
+      Q = opaqueSymbol("divsym:" + Key, "(" + XText + " / " + TText + ")");
+      Syms.get(Q).Min = 0;
+      if (Threadish && !W.Display)
+        Syms.get(Q).Assumption =
+            "`" + XText + " / " + TText + "` taken as the same for every lane "
+            "of a warp: the warp's consecutive `" + XText + "` assumed not to "
+            "straddle a multiple of `" + TText + "` (`" + TText +
+            "` large, as runtime sizes are taken to be)";
+    }
+    if (!Rem)
+      return AbsValue::integer(Poly::symbol(Q));
+    if (W.Display) {
+      // A symbol of its own, with the identity for the readable form.
+      SymbolId R = opaqueSymbol("modsym:" + Key,
+                                "(" + XText + " % " + TText + ")");
+      Syms.get(R).Min = 0;
+      bool Known = false;
+      for (const DivModIdentity &I : Identities)
+        Known = Known || I.R == R;
+      if (!Known)
+        Identities.push_back({Q, R, T, X.lane(0)});
+      return AbsValue::integer(Poly::symbol(R));
+    }
+    auto TQ = Poly::mul(T, Poly::symbol(Q));
+    if (!TQ)
+      return std::nullopt;
+    auto R = X.map([&](const Poly &P) { return Poly::sub(P, *TQ); });
+    if (!R)
+      return std::nullopt;
+    return AbsValue::integer(*R);
+  }
+
   std::optional<LaneVec> divide(const LaneVec &A, int64_t K) {
     if (K <= 0)
       return std::nullopt;
@@ -361,6 +439,13 @@ struct Interpreter::Impl {
 
   AbsValue binaryInt(BinaryOperatorKind Op, const AbsValue &A,
                      const AbsValue &B, const Expr *E) {
+    AbsValue R = binaryIntImpl(Op, A, B, E);
+    R.assuming(A).assuming(B);
+    return R;
+  }
+
+  AbsValue binaryIntImpl(BinaryOperatorKind Op, const AbsValue &A,
+                         const AbsValue &B, const Expr *E) {
     if (!A.isInt() || !B.isInt())
       return AbsValue::unknown(A.isInt() ? B.Why : A.Why);
     const LaneVec &X = A.Val, &Y = B.Val;
@@ -385,10 +470,16 @@ struct Interpreter::Impl {
     case BO_Div:
       if (KOpt && *KOpt > 0)
         R = divide(X, *KOpt);
+      else if (!KOpt)
+        if (auto V = divModSymbolic(X, Y, E, /*Rem=*/false))
+          return *V;
       break;
     case BO_Rem:
       if (KOpt && *KOpt > 0)
         R = modulo(X, *KOpt);
+      else if (!KOpt)
+        if (auto V = divModSymbolic(X, Y, E, /*Rem=*/true))
+          return *V;
       break;
     case BO_Shl:
       if (KOpt && *KOpt >= 0 && *KOpt < 62)
@@ -712,6 +803,7 @@ struct Interpreter::Impl {
     A.Bytes = static_cast<unsigned>(*Size);
     A.Offset = LV.Offset;
     A.UnknownWhy = LV.Why;
+    A.Assumptions = LV.Assumed;
     A.Active = Active;
     A.Loops = Loops;
     A.Weight = W.Weight;
@@ -749,6 +841,7 @@ struct Interpreter::Impl {
 
   LValue memoryAt(const AbsValue &Ptr, QualType T, const std::string &Why) {
     LValue L;
+    L.assuming(Ptr);
     if (!Ptr.isPointer()) {
       if (Ptr.isUnknown() && Ptr.Region) {
         L.K = LValue::Memory;
@@ -951,6 +1044,8 @@ struct Interpreter::Impl {
     L.K = LValue::Memory;
     L.Region = Base.Region;
     L.Type = ElemT;
+    L.assuming(Base);
+    L.assuming(Idx);
     auto Size = elementSize(ElemT, Base.Region);
     if (!Idx.isInt() || !Size) {
       L.Why = Idx.Why.empty() ? "index `" + text(IdxExpr) + "` unknown"
@@ -1163,8 +1258,12 @@ struct Interpreter::Impl {
         V.Pointee = CE->getType()->getPointeeType();
         return V;
       }
-      return AbsValue::pointer(L.Region, *L.Offset,
-                               CE->getType()->getPointeeType());
+      {
+        AbsValue P = AbsValue::pointer(L.Region, *L.Offset,
+                                       CE->getType()->getPointeeType());
+        P.Assumed = L.Assumed;
+        return P;
+      }
     }
     case CK_IntegralCast: {
       // A narrowing cast wraps values outside the destination's range: when
@@ -1203,7 +1302,7 @@ struct Interpreter::Impl {
             return P;
           });
           if (Wrapped)
-            return AbsValue::integer(*Wrapped);
+            return AbsValue::integer(*Wrapped).assuming(V);
         }
       if (mentionsWarpSymbol(V.Val))
         NeedConcrete = true;
@@ -1266,7 +1365,9 @@ struct Interpreter::Impl {
     auto Sum = LaneVec::zip(Ptr.Val, *Scaled, Poly::add);
     if (!Sum)
       return AbsValue::unknown("offset overflows");
-    return AbsValue::pointer(Ptr.Region, *Sum, Ptr.Pointee);
+    AbsValue R = AbsValue::pointer(Ptr.Region, *Sum, Ptr.Pointee);
+    R.assuming(Ptr).assuming(Int);
+    return R;
   }
 
   AbsValue evalBinary(const BinaryOperator *B) {
@@ -1328,9 +1429,12 @@ struct Interpreter::Impl {
     switch (U->getOpcode()) {
     case UO_AddrOf: {
       LValue L = evalLValue(U->getSubExpr());
-      if (L.K == LValue::Memory && L.Offset)
-        return AbsValue::pointer(L.Region, *L.Offset,
-                                 U->getSubExpr()->getType());
+      if (L.K == LValue::Memory && L.Offset) {
+        AbsValue P = AbsValue::pointer(L.Region, *L.Offset,
+                                       U->getSubExpr()->getType());
+        P.Assumed = L.Assumed;
+        return P;
+      }
       if (L.K == LValue::Memory && L.Region) {
         // The object is known, the offset is not (&hist[key]).
         AbsValue V = AbsValue::unknown(L.Why);
@@ -1365,7 +1469,7 @@ struct Interpreter::Impl {
       if (!V.isInt())
         return V;
       if (auto R = V.Val.map([](const Poly &P) { return Poly::scale(P, -1); }))
-        return AbsValue::integer(*R);
+        return AbsValue::integer(*R).assuming(V);
       return AbsValue::unknown("overflow");
     }
     case UO_Plus:
@@ -1381,7 +1485,7 @@ struct Interpreter::Impl {
               return std::nullopt;
             return Poly::add(*N, Poly(-1));
           }))
-        return AbsValue::integer(*R);
+        return AbsValue::integer(*R).assuming(V);
       return AbsValue::unknown("overflow");
     }
     case UO_LNot: {
@@ -1404,14 +1508,86 @@ struct Interpreter::Impl {
     AbsValue F = eval(C->getFalseExpr());
     if (T.sameAs(F))
       return T;
-    if (!Cond.isInt())
-      return AbsValue::unknown("`" + text(C->getCond()) +
-                               "` not known per lane");
-    auto Mask = truth(Cond.Val);
-    if (!Mask)
-      return AbsValue::unknown("`" + text(C->getCond()) +
-                               "` not known per lane");
-    return select(*Mask, T, F);
+    std::optional<LaneMask> Mask;
+    if (Cond.isInt())
+      Mask = truth(Cond.Val);
+    if (Mask)
+      return select(*Mask, T, F).assuming(Cond);
+    if (auto R = edgeConditional(C->getCond(), T, F))
+      return *R;
+    return AbsValue::unknown("`" + text(C->getCond()) +
+                             "` not known per lane");
+  }
+
+  /// `W = (i == 0) ? c : c - 1`: an equality between a thread's position
+  /// (threadIdx, the warp's place, blockIdx) and a bound that holds only at
+  /// the edge of the block or grid. Per lane where the ranges decide it;
+  /// elsewhere it is taken in its common case (an equality false, an
+  /// inequality true), which is stated with every access that uses the
+  /// value. A condition of other values (a parameter switch) is no edge.
+  std::optional<AbsValue> edgeConditional(const Expr *CondE, const AbsValue &T,
+                                          const AbsValue &F) {
+    auto *B = dyn_cast<BinaryOperator>(CondE->IgnoreParenImpCasts());
+    if (!B || (B->getOpcode() != BO_EQ && B->getOpcode() != BO_NE))
+      return std::nullopt;
+    if (T.K != F.K || !(T.isInt() || T.isPointer()) ||
+        (T.isPointer() && T.Region != F.Region))
+      return std::nullopt;
+    size_t Mark = Out.size();
+    bool SavedNeed = NeedConcrete;
+    ++Unused;
+    AbsValue X = eval(B->getLHS()), Y = eval(B->getRHS());
+    --Unused;
+    Out.resize(Mark); // evaluated already, as the condition
+    NeedConcrete = SavedNeed;
+    if (!X.isInt() || !Y.isInt())
+      return std::nullopt;
+    auto D = LaneVec::zip(X.Val, Y.Val, Poly::sub);
+    if (!D)
+      return std::nullopt;
+    // An edge: the difference moves with the thread or the block.
+    bool Edge = !D->isUniform();
+    for (unsigned L = 0; !Edge && L < 1; ++L)
+      for (const Poly::Term &Tm : D->lane(L).terms())
+        for (SymbolId S : Tm.Mono) {
+          SymbolKind K = Syms.get(S).Kind;
+          Edge = Edge || K == SymbolKind::ThreadIdx ||
+                 K == SymbolKind::WarpPos || K == SymbolKind::BlockIdx;
+        }
+    if (!Edge)
+      return std::nullopt;
+    bool Eq = B->getOpcode() == BO_EQ;
+    LaneMask Mask = 0;
+    bool Assumed = false;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      const Poly &P = D->lane(L);
+      std::optional<bool> Zero;
+      if (auto C = P.asConstant())
+        Zero = *C == 0;
+      else if (auto R = range(P)) {
+        if (R->first > 0 || R->second < 0)
+          Zero = false;
+        else if (R->first == 0 && R->second == 0)
+          Zero = true;
+      }
+      if (!Zero) {
+        Zero = false; // the common case
+        Assumed = Assumed || ((Active >> L) & 1);
+      }
+      if (*Zero == Eq)
+        Mask |= 1u << L;
+    }
+    AbsValue R = select(Mask, T, F);
+    if (Assumed && !R.isUnknown()) {
+      AbsValue A;
+      A.Assumed.push_back("`" + text(CondE) + "` taken as " +
+                          (Eq ? "false" : "true") +
+                          " where the lanes do not decide it: it " +
+                          (Eq ? "holds" : "fails") +
+                          " only at the edge of the block or grid");
+      R.assuming(A);
+    }
+    return R;
   }
 
   /// Lane-wise selection: lanes in \p Mask take \p T, the others \p F.
@@ -1428,6 +1604,7 @@ struct Interpreter::Impl {
       Lanes[L] = ((Mask >> L) & 1) ? T.Val.lane(L) : F.Val.lane(L);
     AbsValue R = T;
     R.Val = LaneVec::perLane(Lanes);
+    R.assuming(F);
     return R;
   }
 
@@ -2604,8 +2781,17 @@ struct Interpreter::Impl {
           return V;
       return AbsValue::unknown("");
     };
+    std::function<AbsValue(const AbsValue &, const AbsValue &, const Poly &)>
+        AdvanceImpl;
     auto Advance = [&](const AbsValue &Start, const AbsValue &Delta,
                        const Poly &By) -> AbsValue {
+      AbsValue R = AdvanceImpl(Start, Delta, By);
+      if (!R.isUnknown())
+        R.assuming(Start).assuming(Delta);
+      return R;
+    };
+    AdvanceImpl = [&](const AbsValue &Start, const AbsValue &Delta,
+                      const Poly &By) -> AbsValue {
       if (!Delta.isInt())
         return AbsValue::unknown("");
       auto Steps = Delta.Val.map([&](const Poly &P) { return Poly::mul(P, By); });
@@ -2766,13 +2952,36 @@ struct Interpreter::Impl {
       Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
                                             "` after a loop");
     // (A loop that may be left early ends after an unknown number of
-    // iterations: its variables stay unknown.)
-    if (Trip && !jumpsOut(Body)) {
+    // iterations: its variables stay unknown. A `continue` skips no update
+    // of these: body updates are not linear when one may skip them.)
+    bool Early = leavesEarly(Body);
+    if (Trip && !Early) {
       Poly N(*Trip);
       for (auto &[VD, D] : Linear)
         Env[VD] = Advance(EntryValue(VD), D, N);
       if (IV && !DisplayVar)
         Env[IV] = Advance(*IVStart, *IVStep, N);
+    } else if (!Trip && !Early && Cond && (IV || !Linear.empty())) {
+      // An unknown trip count that is the same for every lane (a condition
+      // of lane-uniform values: `k < nz - 1`): the counters end at their
+      // start plus the step times that count, a symbol of its own.
+      llvm::SmallPtrSet<const VarDecl *, 8> U(Uniform.begin(), Uniform.end());
+      if (IV && isUniformInt(*IVStart) && isUniformInt(*IVStep))
+        U.insert(IV);
+      for (auto &[VD, D] : Linear)
+        if (isUniformInt(EntryValue(VD)) && isUniformInt(D))
+          U.insert(VD);
+      if (uniformExpr(Cond, U)) {
+        std::string Name = Ref.VarName.empty() ? "loop" : Ref.VarName;
+        SymbolId NS = opaqueSymbol("trips:" + std::to_string(Syms.size()),
+                                   "trips(" + Name + ")");
+        Syms.get(NS).Min = 0;
+        Poly N = Poly::symbol(NS);
+        for (auto &[VD, D] : Linear)
+          Env[VD] = Advance(EntryValue(VD), D, N);
+        if (IV)
+          Env[IV] = Advance(*IVStart, *IVStep, N);
+      }
     }
     // The uniform ones are still uniform after the loop when every lane
     // leaves it after the same iteration: a condition of uniform values,
@@ -2968,6 +3177,54 @@ void Interpreter::run(
 }
 
 bool Interpreter::needsConcreteWarps() const { return P->NeedConcrete; }
+
+Poly Interpreter::simplifyDivMod(const Poly &In) const {
+  Poly Out = In;
+  auto Has = [](const Poly &Where, const Poly::Term &T) {
+    for (const Poly::Term &U : Where.terms())
+      if (U == T)
+        return true;
+    return false;
+  };
+  for (int Round = 0; Round < 8; ++Round) {
+    bool Changed = false;
+    for (const Impl::DivModIdentity &I : P->Identities) {
+      for (const Poly::Term &T : Out.terms()) {
+        auto It = std::find(T.Mono.begin(), T.Mono.end(), I.R);
+        if (It == T.Mono.end())
+          continue;
+        Monomial M = T.Mono;
+        M.erase(M.begin() + (It - T.Mono.begin()));
+        Poly CM = Poly::term(M, T.Coeff);
+        auto CMT = Poly::mul(CM, I.T);
+        auto Partner = CMT ? Poly::mul(*CMT, Poly::symbol(I.Q)) : std::nullopt;
+        if (!Partner)
+          continue;
+        bool All = true;
+        for (const Poly::Term &U : Partner->terms())
+          All = All && Has(Out, U);
+        if (!All || Partner->constant() != 0)
+          continue;
+        auto CMX = Poly::mul(CM, I.X);
+        auto Next = Poly::sub(Out, Poly::term(T.Mono, T.Coeff));
+        if (Next)
+          Next = Poly::sub(*Next, *Partner);
+        if (Next && CMX)
+          Next = Poly::add(*Next, *CMX);
+        if (!Next)
+          continue;
+        Out = *Next;
+        Changed = true;
+        break;
+      }
+      if (Changed)
+        break;
+    }
+    if (!Changed)
+      break;
+  }
+  return Out;
+}
 
 void Interpreter::setPadding(
     const std::map<const clang::VarDecl *, int64_t> *Padding) {

@@ -84,6 +84,9 @@ struct RawAccess {
   /// Byte offsets from the region's base; unset when unknown.
   std::optional<LaneVec> Offset;
   std::string UnknownWhy;
+  /// Assumptions the address rests on (from the values it was computed
+  /// from).
+  std::vector<std::string> Assumptions;
   LaneMask Active = AllLanes;
   std::vector<LoopRef> Loops;        ///< outermost first
   double Weight = 1.0;
@@ -107,6 +110,11 @@ public:
   /// in \p ParamSymbols (shared by every instance of one analysis).
   void run(const clang::FunctionDecl *Kernel,
            const llvm::DenseMap<const clang::ParmVarDecl *, AbsValue> &Params);
+
+  /// The display walk's readable forms name `x % t` by a symbol R and
+  /// `x / t` by a symbol Q; rewrites t*Q + R back into x where a form has
+  /// both (`T*C*(idx / T) + C*(idx % T)` is `C*idx`).
+  Poly simplifyDivMod(const Poly &P) const;
 
   /// True when an operation on the warp-position symbols could not be done
   /// exactly: the caller should enumerate the block's warps concretely.

@@ -17,6 +17,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Type.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -157,6 +158,17 @@ struct AbsValue {
   std::shared_ptr<std::map<const clang::FieldDecl *, AbsValue>> Fields;
   /// Why the value is unknown (shown with --explain).
   std::string Why;
+  /// Assumptions the value rests on (a per-lane condition taken in its
+  /// common case ...): stated with every access whose address uses it.
+  std::vector<std::string> Assumed;
+
+  /// Adds \p O's assumptions to this value's.
+  AbsValue &assuming(const AbsValue &O) {
+    for (const std::string &S : O.Assumed)
+      if (std::find(Assumed.begin(), Assumed.end(), S) == Assumed.end())
+        Assumed.push_back(S);
+    return *this;
+  }
 
   static AbsValue unknown(std::string Why = "") {
     AbsValue V;

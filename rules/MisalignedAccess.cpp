@@ -97,6 +97,15 @@ void MisalignedAccess::check(const RuleContext &Ctx,
     // 32 bytes: rows y*1025 start 4*y bytes past a boundary).
     bool Always = F.Alignment == AlignmentFact::Misaligned;
     bool Sometimes = F.Alignment == AlignmentFact::Varies;
+    // A neighbour a few bytes away in the same iteration (`tIn[c - 1]`
+    // beside `tIn[c]`) cannot start on a 32-byte boundary as well: where the
+    // common base's alignment is unknown (a runtime row pitch) and is taken
+    // as a multiple of 32 bytes, this one is the run off the boundary.
+    bool Relative = F.Alignment == AlignmentFact::Unknown &&
+                    F.AssumedAlignment == AlignmentFact::Misaligned &&
+                    F.AssumedMisalignBytes && F.Neighbour != nullptr;
+    if (Relative)
+      Always = true;
     if (F.Space != MemSpace::Global || !(Always || Sometimes) ||
         F.LaneGroups != 1 || !F.LaneStrideBytes ||
         *F.LaneStrideBytes != int64_t(F.BytesPerLane) || F.ActiveLanes < 2 ||
@@ -115,9 +124,10 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                    std::abs(*F.Loops.back().StrideBytes) < 32 &&
                    !(F.Loops.back().Trip && *F.Loops.back().Trip < 2);
     R.Sev = Covered || Sliding ? Severity::Note : Severity::Warning;
-    std::string Off = F.MisalignBytes
-                          ? std::to_string(*F.MisalignBytes) + " bytes past"
-                          : "off";
+    std::optional<int64_t> MisBytes =
+        Relative ? F.AssumedMisalignBytes : F.MisalignBytes;
+    std::string Off = MisBytes ? std::to_string(*MisBytes) + " bytes past"
+                               : "off";
     if (Always)
       R.Message = "`" + F.Array + "`: the warp's " +
                   std::to_string(F.ActiveLanes * F.BytesPerLane) +
@@ -138,6 +148,13 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                         std::to_string(std::abs(*F.Loops.back().StrideBytes)) +
                         " bytes per iteration: the neighbouring iterations "
                         "read the extra sector too, so it costs little");
+    if (Relative)
+      R.Notes.push_back("the run's base is not known to be aligned and is "
+                        "taken as a multiple of 32 bytes; `" +
+                        Ctx.text(F.Neighbour->getSourceRange()) +
+                        "` reads less than a sector away in the same "
+                        "iteration, so the two runs cannot both start on a "
+                        "boundary whatever the base");
     if (Covered)
       R.Notes.push_back("`" + Ctx.text(F.Neighbour->getSourceRange()) +
                         "` reads the neighbouring bytes in the same iteration: "
