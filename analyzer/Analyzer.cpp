@@ -425,7 +425,10 @@ private:
 
 llvm::DenseMap<const ParmVarDecl *, AbsValue>
 KernelAnalysis::paramsFor(const WarpInstance &W) const {
-  return Params;
+  auto P = Params;
+  for (const ParmVarDecl *PD : KC.Shape.BlockDimXParams)
+    P[PD] = AbsValue::integer(W.BlockDim[0]);
+  return P;
 }
 
 WarpInstance KernelAnalysis::displayInstance() {
@@ -1058,6 +1061,9 @@ void KernelAnalysis::run() {
       Params[PD] = AbsValue::integer(Poly::symbol(Syms.add(I)));
     }
   }
+  // What every launch in the file passes (stated with the shape).
+  for (const auto &[PD, V] : KC.Shape.ConstParams)
+    Params[PD] = AbsValue::integer(Poly(V));
 
   std::vector<RawAccess> Display;
   walk(displayInstance(), Display, nullptr);

@@ -274,6 +274,9 @@ struct Interpreter::Impl {
     int64_t G = 0;
     for (const Poly::Term &T : S.terms())
       G = std::gcd(G, T.Coeff < 0 ? -T.Coeff : T.Coeff);
+    // The shared part is a multiple of g = gcd(its coefficients, K) too
+    // (256*blockIdx.x with K = 640: g = 128).
+    G = std::gcd(G, K);
     if (G <= 0 || G >= K || K % G != 0)
       return std::nullopt;
     std::optional<int64_t> Q;
@@ -3001,6 +3004,69 @@ struct Interpreter::Impl {
     }
   }
 
+  /// Host code before a launch: walks the path from \p S to \p At,
+  /// executing the straight-line statements before it (declarations,
+  /// assignments to locals) and taking every variable that something else
+  /// (a branch, a loop, a call through a pointer) may change as unknown.
+  static bool containsStmt(const Stmt *S, const Stmt *At) {
+    if (!S)
+      return false;
+    if (S == At)
+      return true;
+    for (const Stmt *C : S->children())
+      if (containsStmt(C, At))
+        return true;
+    return false;
+  }
+  void forgetModified(const Stmt *S) {
+    llvm::SmallPtrSet<const VarDecl *, 8> M;
+    collectModified(S, M);
+    for (const VarDecl *VD : M)
+      Env[VD] = AbsValue::unknown("`" + VD->getNameAsString() +
+                                  "` is assigned on some paths");
+  }
+  void followTo(const Stmt *S, const Stmt *At) {
+    if (!S || S == At)
+      return;
+    if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body()) {
+        if (containsStmt(C, At)) {
+          followTo(C, At);
+          return;
+        }
+        if (isa<DeclStmt>(C)) {
+          exec(C);
+          continue;
+        }
+        const Expr *E = dyn_cast<Expr>(C);
+        if (E) {
+          E = E->IgnoreParenImpCasts();
+          if (auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+            if (auto *D = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+              if (isa<VarDecl>(D->getDecl())) {
+                eval(B);
+                continue;
+              }
+        }
+        forgetModified(C);
+      }
+      return;
+    }
+    if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+        isa<CXXForRangeStmt>(S)) {
+      // Whatever the loop changes differs from one iteration to the next.
+      if (auto *F = dyn_cast<ForStmt>(S))
+        if (F->getInit() && !containsStmt(F->getInit(), At))
+          exec(F->getInit());
+      forgetModified(S);
+    }
+    for (const Stmt *C : S->children())
+      if (containsStmt(C, At)) {
+        followTo(C, At);
+        return;
+      }
+  }
+
   /// An integer that is the same for every lane (of any warp position).
   bool isUniformInt(const AbsValue &V) const {
     return V.isInt() && V.Val.isUniform() && !mentionsWarpSymbol(V.Val.uniform());
@@ -3232,7 +3298,8 @@ void Interpreter::setPadding(
 }
 
 AbsValue Interpreter::evalHostExpr(ASTContext &Ctx, const Expr *E,
-                                   const FunctionDecl *Enclosing) {
+                                   const FunctionDecl *Enclosing,
+                                   const Stmt *At) {
   // No thread context: threadIdx etc. are unknown; locals are followed to
   // their initializer when the function never modifies them.
   SymbolTable Syms;
@@ -3269,6 +3336,8 @@ AbsValue Interpreter::evalHostExpr(ASTContext &Ctx, const Expr *E,
         Bind(C);
     };
     Bind(Enclosing->getBody());
+    if (At)
+      I.followTo(Enclosing->getBody(), At);
   }
   return I.eval(E);
 }

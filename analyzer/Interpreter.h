@@ -122,8 +122,13 @@ public:
 
   /// Evaluates a host-side expression with no thread context (launch
   /// configurations): constants, constexpr, locals initialized once, dim3.
+  /// With \p At (the statement the expression is part of, a launch), the
+  /// straight-line assignments before it in the enclosing function are
+  /// followed too (`block_size = 32; k<<<g, block_size>>>`); a variable
+  /// assigned in a branch or loop before it is unknown.
   static AbsValue evalHostExpr(clang::ASTContext &Ctx, const clang::Expr *E,
-                               const clang::FunctionDecl *Enclosing);
+                               const clang::FunctionDecl *Enclosing,
+                               const clang::Stmt *At = nullptr);
 
 private:
   struct Impl;

@@ -145,18 +145,85 @@ public:
       return true;
     const FunctionDecl *Where = Enclosing.empty() ? nullptr : Enclosing.back();
     AbsValue Block =
-        Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where);
+        Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where, K);
     AbsValue Grid =
-        Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where);
-    Launches[Callee->getCanonicalDecl()].push_back(
-        {shapeOf(Block), shapeOf(Grid, int64_t(1) << 31), K->getBeginLoc()});
+        Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where, K);
+    Launch L{shapeOf(Block), shapeOf(Grid, int64_t(1) << 31), K->getBeginLoc(),
+             {}, {}};
+    // The arguments: constants, and those that are the block size itself.
+    const Expr *BlockX = blockXExpr(Config->getArg(1));
+    for (unsigned I = 0; I < K->getNumArgs(); ++I) {
+      const Expr *Arg = K->getArg(I);
+      std::optional<int64_t> C;
+      if (Arg->getType()->isIntegerType()) {
+        AbsValue V = Interpreter::evalHostExpr(Ctx, Arg, Where, K);
+        if (V.isInt())
+          C = V.Val.asConstant();
+      }
+      L.ArgConst.push_back(C);
+      L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
+                              sameExpr(Arg, BlockX));
+    }
+    Launches[Callee->getCanonicalDecl()].push_back(std::move(L));
     return true;
+  }
+
+  /// The x extent of a launch's block argument, as written: `block_size`
+  /// in `<<<g, block_size>>>` or `<<<g, dim3(block_size)>>>`.
+  static const Expr *blockXExpr(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParenImpCasts();
+      if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+        E = M->getSubExpr();
+        continue;
+      }
+      if (auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+        E = B->getSubExpr();
+        continue;
+      }
+      if (auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
+        E = F->getSubExpr();
+        continue;
+      }
+      if (auto *C = dyn_cast<CXXConstructExpr>(E)) {
+        if (C->getNumArgs() == 0)
+          return nullptr;
+        // dim3(x), dim3(x, 1, 1): the x argument; a copy: its source.
+        for (unsigned I = 1; I < C->getNumArgs(); ++I) {
+          Expr::EvalResult R;
+          const Expr *A = C->getArg(I);
+          if (isa<CXXDefaultArgExpr>(A))
+            continue;
+          if (!A->EvaluateAsInt(R, C->getConstructor()->getASTContext()) ||
+              R.Val.getInt() != 1)
+            return nullptr;
+        }
+        E = C->getArg(0);
+        if (E->getType()->isRecordType())
+          return nullptr; // a dim3 variable: not followed
+        continue;
+      }
+      return E->getType()->isIntegerType() ? E : nullptr;
+    }
+  }
+
+  bool sameExpr(const Expr *A, const Expr *B) const {
+    A = A->IgnoreParenImpCasts();
+    B = B->IgnoreParenImpCasts();
+    if (A->HasSideEffects(Ctx) || B->HasSideEffects(Ctx))
+      return false;
+    llvm::FoldingSetNodeID IA, IB;
+    A->Profile(IA, Ctx, /*Canonical=*/true);
+    B->Profile(IB, Ctx, /*Canonical=*/true);
+    return IA == IB;
   }
 
   struct Launch {
     std::optional<Dim3> Shape;
     std::optional<Dim3> Grid;
     SourceLocation Loc;
+    std::vector<std::optional<int64_t>> ArgConst;
+    std::vector<bool> ArgIsBlockX;
   };
   ASTContext &Ctx;
   std::vector<const FunctionDecl *> Enclosing;
@@ -287,7 +354,50 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
     if (!Include(FD->getLocation()) && !Launched)
       continue;
     std::string Name = kernelName(FD);
+    // Parameters that every launch in the file passes the same constant,
+    // or its block size, for.
+    std::vector<std::pair<const ParmVarDecl *, int64_t>> ConstParams;
+    std::vector<const ParmVarDecl *> BlockXParams;
+    std::vector<std::string> ParamAssumptions;
+    if (LI0 != C.Launches.end() && !LI0->second.empty()) {
+      const auto &Ls = LI0->second;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        const ParmVarDecl *PD = FD->getParamDecl(I);
+        if (!PD->getType()->isIntegerType())
+          continue;
+        bool AllConst = true, AllBlockX = true;
+        std::optional<int64_t> Value;
+        for (const auto &L : Ls) {
+          if (I >= L.ArgConst.size()) {
+            AllConst = AllBlockX = false;
+            break;
+          }
+          if (!L.ArgConst[I] || (Value && *Value != *L.ArgConst[I]))
+            AllConst = false;
+          else
+            Value = L.ArgConst[I];
+          AllBlockX = AllBlockX && L.ArgIsBlockX[I];
+        }
+        std::string N = PD->getNameAsString();
+        std::string Where = Ls.size() == 1 ? "the launch at " +
+                                                 locString(SM, Ls.front().Loc)
+                                           : "every launch in this file";
+        if (AllConst && Value) {
+          ConstParams.push_back({PD, *Value});
+          ParamAssumptions.push_back("`" + N + "` = " + std::to_string(*Value) +
+                                     ": " + Where + " passes it");
+        } else if (AllBlockX) {
+          BlockXParams.push_back(PD);
+          ParamAssumptions.push_back("`" + N + "` = blockDim.x: " + Where +
+                                     " passes its block size for it");
+        }
+      }
+    }
     auto Add = [&](BlockShape Shape) {
+      Shape.ConstParams = ConstParams;
+      Shape.BlockDimXParams = BlockXParams;
+      for (const std::string &A : ParamAssumptions)
+        Shape.Assumptions.push_back(A);
       Out.push_back({FD, Name, std::move(Shape)});
     };
     // 1. Command line (the last matching setting wins, as with flags).

@@ -8,12 +8,17 @@
 //   2. an annotation comment on or just above the kernel:
 //        // cuda-access-lint: block-dim=16,16
 //   3. launch sites in the same translation unit (k<<<grid, block>>>, with
-//      constants, dim3 values, locals initialized once): one configuration
-//      per distinct shape,
+//      constants, dim3 values, locals initialized once, straight-line
+//      assignments before the launch): one configuration per distinct
+//      shape,
 //   4. __launch_bounds__(N): an N x 1 x 1 block, stated as an assumption,
 //   5. a template argument named as a block size (BLOCK_SIZE, THREADS,
 //      kBlockDim, ...): X = its value, stated as an assumption,
 // else the default assumption: blockDim.x a multiple of 32, y and z unknown.
+// The launches also say what the kernel's integer parameters are when every
+// launch in the file passes the same constant for one (`permute<<<g,
+// 256>>>(..., 32)`), or its own block size (`k<<<g, bs>>>(..., bs)`: the
+// parameter is blockDim.x); both are stated with the shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,8 +53,14 @@ struct BlockShape {
   /// The grid of the launch the shape came from, when it is constant.
   std::optional<Dim3> Grid;
   std::string Source;      ///< where the shape comes from, for people
-  /// Assumptions the shape itself rests on.
+  /// Assumptions the shape itself rests on (and the parameters below).
   std::vector<std::string> Assumptions;
+  /// Integer parameters that every launch in the file passes the same
+  /// constant for, with that constant.
+  std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> ConstParams;
+  /// Integer parameters that every launch passes its block size (x) for
+  /// (`k<<<g, block_size>>>(..., block_size)`): blockDim.x inside.
+  std::vector<const clang::ParmVarDecl *> BlockDimXParams;
 };
 
 struct KernelConfig {
