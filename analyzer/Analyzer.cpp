@@ -21,6 +21,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Basic/SourceManager.h"
@@ -288,9 +289,11 @@ constexpr int64_t MaxFootprintIterations = 64;
 constexpr int64_t MaxFootprintShifts = 1024;
 
 using AccessKey =
-    std::tuple<const Expr *, AccessKind, std::vector<const Expr *>>;
+    std::tuple<const Expr *, AccessKind, std::vector<const Expr *>, unsigned>;
 
-AccessKey keyOf(const RawAccess &A) { return {A.E, A.Kind, A.CallStack}; }
+AccessKey keyOf(const RawAccess &A) {
+  return {A.E, A.Kind, A.CallStack, A.Piece};
+}
 
 /// The metrics of one access in one warp instance.
 struct InstanceMetrics {
@@ -918,6 +921,130 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   return M;
 }
 
+/// Loads of adjacent fields of one aligned struct or vector element in the
+/// same iteration (`f[i].x + f[i].y + f[i].z + f[i].w` on a float4) are one
+/// vector load to nvcc (ld.global.v4.f32): when the fields read cover a run
+/// of 2, 4, 8 or 16 bytes that starts at a multiple of its size within the
+/// element, and the element's alignment covers the run, with no store to the
+/// same object between them, they become one access of that run, at the
+/// first field read.
+void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
+  struct Member {
+    size_t Index;
+    const RecordDecl *RD;
+    int64_t FieldOff, Size;
+    LaneVec Base; // the element's address
+  };
+  auto MemberOf = [&](const RawAccess &A) -> std::optional<Member> {
+    if (A.Kind != AccessKind::Load || !A.Offset || A.Pieces > 1)
+      return std::nullopt;
+    const auto *M = dyn_cast<MemberExpr>(A.E->IgnoreParenImpCasts());
+    if (!M)
+      return std::nullopt;
+    const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!FD || FD->isBitField())
+      return std::nullopt;
+    const RecordDecl *RD = FD->getParent();
+    if (!RD || RD->isInvalidDecl() || !RD->getDefinition() || RD->isUnion())
+      return std::nullopt;
+    int64_t Off = Ctx.getASTRecordLayout(RD).getFieldOffset(
+                      FD->getFieldIndex()) /
+                  Ctx.getCharWidth();
+    auto Base = A.Offset->map(
+        [&](const Poly &P) { return Poly::sub(P, Poly(Off)); });
+    if (!Base)
+      return std::nullopt;
+    return Member{0, RD, Off, int64_t(A.Bytes), *Base};
+  };
+  auto SameLoops = [](const RawAccess &A, const RawAccess &B) {
+    if (A.Loops.size() != B.Loops.size())
+      return false;
+    for (size_t I = 0; I < A.Loops.size(); ++I)
+      if (A.Loops[I].Loop != B.Loops[I].Loop || A.Loops[I].Sym != B.Loops[I].Sym)
+        return false;
+    return true;
+  };
+  std::vector<bool> Drop(Raw.size(), false);
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    if (Drop[I])
+      continue;
+    auto First = MemberOf(Raw[I]);
+    if (!First)
+      continue;
+    std::vector<Member> Group{*First};
+    Group.back().Index = I;
+    for (size_t J = I + 1; J < Raw.size(); ++J) {
+      const RawAccess &B = Raw[J];
+      if (B.Region == Raw[I].Region && B.Kind != AccessKind::Load)
+        break; // a store between: not merged across it
+      if (Drop[J] || B.Region != Raw[I].Region || B.CallStack != Raw[I].CallStack ||
+          B.Active != Raw[I].Active || !SameLoops(B, Raw[I]))
+        continue;
+      auto M = MemberOf(B);
+      if (!M || M->RD != First->RD || !(M->Base == First->Base))
+        continue;
+      M->Index = J;
+      Group.push_back(*M);
+    }
+    if (Group.size() < 2)
+      continue;
+    int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+    std::set<int64_t> Fields;
+    for (const Member &M : Group) {
+      Lo = std::min(Lo, M.FieldOff);
+      Hi = std::max(Hi, M.FieldOff + M.Size);
+      Fields.insert(M.FieldOff);
+    }
+    int64_t Run = Hi - Lo;
+    // Contiguous: the fields' bytes cover [Lo, Hi).
+    std::vector<std::pair<int64_t, int64_t>> Iv;
+    for (const Member &M : Group)
+      Iv.push_back({M.FieldOff, M.FieldOff + M.Size});
+    std::sort(Iv.begin(), Iv.end());
+    int64_t Reach = Lo;
+    bool Covered = true;
+    for (auto &[A, B] : Iv) {
+      if (A > Reach)
+        Covered = false;
+      Reach = std::max(Reach, B);
+    }
+    QualType RT = Ctx.getCanonicalTagType(First->RD);
+    int64_t Align = Ctx.getTypeAlignInChars(RT).getQuantity();
+    if (!Covered || Fields.size() < 2 || Run > 16 || (Run & (Run - 1)) != 0 ||
+        Lo % Run != 0 || Align < Run)
+      continue;
+    // The merged access stands at the lowest field read.
+    size_t Keep = Group.front().Index;
+    for (const Member &M : Group)
+      if (M.FieldOff == Lo) {
+        Keep = M.Index;
+        break;
+      }
+    RawAccess &K = Raw[Keep];
+    K.Bytes = static_cast<unsigned>(Run);
+    if (Run == Ctx.getTypeSizeInChars(RT).getQuantity())
+      K.Type = RT;
+    auto Moved = First->Base.map(
+        [&](const Poly &P) { return Poly::add(P, Poly(Lo)); });
+    if (Moved)
+      K.Offset = *Moved;
+    for (const Member &M : Group) {
+      if (M.Index == Keep)
+        continue;
+      Drop[M.Index] = true;
+      for (const std::string &S : Raw[M.Index].Assumptions)
+        if (std::find(K.Assumptions.begin(), K.Assumptions.end(), S) ==
+            K.Assumptions.end())
+          K.Assumptions.push_back(S);
+    }
+  }
+  std::vector<RawAccess> Kept;
+  for (size_t I = 0; I < Raw.size(); ++I)
+    if (!Drop[I])
+      Kept.push_back(std::move(Raw[I]));
+  Raw = std::move(Kept);
+}
+
 /// A loop stride that is symbolic but the same for every lane: when it is a
 /// positive multiple of the block's (and the grid's) sizes only -- a
 /// block-stride `i += blockDim.x` or a grid-stride `i += blockDim.x *
@@ -1067,6 +1194,7 @@ void KernelAnalysis::run() {
 
   std::vector<RawAccess> Display;
   walk(displayInstance(), Display, nullptr);
+  mergeFieldLoads(Ctx, Display);
   std::map<AccessKey, const RawAccess *> DisplayByKey;
   for (const RawAccess &A : Display)
     DisplayByKey.emplace(keyOf(A), &A);
@@ -1112,6 +1240,8 @@ void KernelAnalysis::run() {
   };
   std::map<AccessKey, Agg> ByKey;
   std::vector<AccessKey> Order;
+  for (auto &Walk : Walks)
+    mergeFieldLoads(Ctx, Walk);
   for (size_t WI = 0; WI < Walks.size(); ++WI) {
     CurWarp = &Instances[WI];
     std::map<const RawAccess *, Sibling> Runs;
@@ -1149,6 +1279,8 @@ void KernelAnalysis::run() {
     F.Kind = A.Kind;
     F.Type = A.Type;
     F.BytesPerLane = A.Bytes;
+    F.Piece = A.Piece;
+    F.Pieces = A.Pieces;
     F.SiblingRun = G.Run;
     F.SiblingIndex = G.Index;
     F.Neighbour = G.Neighbour;

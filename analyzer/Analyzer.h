@@ -96,7 +96,11 @@ struct AccessFacts {
   MemSpace Space = MemSpace::Global;
   AccessKind Kind = AccessKind::Load;
   clang::QualType Type;
+  /// Bytes one lane moves in this instruction: for a struct that nvcc
+  /// copies in pieces (of its alignment, at most 16 bytes), one piece; the
+  /// struct's pieces are separate accesses, Piece of Pieces.
   unsigned BytesPerLane = 0;
+  unsigned Piece = 0, Pieces = 1;
   unsigned ActiveLanes = 0;
 
   // The lanes' addresses.

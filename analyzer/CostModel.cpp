@@ -53,8 +53,11 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
     double Bytes = Requests * F.BytesPerRequest.value_or(0);
     // Holes between lanes at a constant stride that the loop never fills
     // stay holes for every warp: whole sectors cross the bus.
+    // (Accesses of the same iteration that continue each lane's run --
+    // hand-unrolled neighbours, the other pieces of a struct -- fill them.)
+    int64_t Filled = int64_t(F.SiblingRun) * F.BytesPerLane;
     bool PermanentHoles = F.LaneGroups == 1 && F.LaneStrideBytes &&
-                          std::abs(*F.LaneStrideBytes) > int64_t(F.BytesPerLane) &&
+                          std::abs(*F.LaneStrideBytes) > Filled &&
                           F.FootprintUtilization &&
                           *F.FootprintUtilization < 0.99;
     if (PermanentHoles && *F.FootprintUtilization > 0)

@@ -812,6 +812,34 @@ struct Interpreter::Impl {
     A.Weight = W.Weight;
     if (W.Display)
       A.StrideTerm = findStrideTerm(IndexHint ? IndexHint : E);
+    // A struct is copied by nvcc in pieces of its alignment, at most 16
+    // bytes (a 12-byte struct of floats: three 4-byte loads; a 32-byte
+    // 16-aligned one: two 16-byte loads): one access per instruction.
+    if (const RecordDecl *RD = T->getAsRecordDecl();
+        RD && !T->isIncompleteType() && !T->isDependentType()) {
+      int64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
+      int64_t Piece = std::min<int64_t>(16, Align);
+      if (Piece > 0 && *Size > Piece && *Size % Piece == 0) {
+        unsigned N = static_cast<unsigned>(*Size / Piece);
+        for (unsigned I = 0; I < N; ++I) {
+          RawAccess P = A;
+          P.Bytes = static_cast<unsigned>(Piece);
+          P.Piece = I;
+          P.Pieces = N;
+          if (P.Offset) {
+            auto Moved = P.Offset->map([&](const Poly &X) {
+              return Poly::add(X, Poly(int64_t(I) * Piece));
+            });
+            if (Moved)
+              P.Offset = *Moved;
+            else
+              P.Offset.reset();
+          }
+          Out.push_back(std::move(P));
+        }
+        return;
+      }
+    }
     Out.push_back(std::move(A));
   }
 

@@ -81,6 +81,9 @@ struct RawAccess {
   std::string Array;                 ///< base variable as written
   clang::QualType Type;              ///< the type moved by one lane
   unsigned Bytes = 0;
+  /// A struct copied in several instructions (pieces of its alignment, at
+  /// most 16 bytes): this one's index and their count; Bytes is the piece.
+  unsigned Piece = 0, Pieces = 1;
   /// Byte offsets from the region's base; unset when unknown.
   std::optional<LaneVec> Offset;
   std::string UnknownWhy;
