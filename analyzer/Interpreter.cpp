@@ -1136,7 +1136,10 @@ struct Interpreter::Impl {
     const AbsValue *V = &It->second;
     for (const FieldDecl *F : L.Path) {
       if (V->K != AbsValue::Struct || !V->Fields)
-        return AbsValue::unknown("field of an unknown struct");
+        return AbsValue::unknown(
+            V->isUnknown() && !V->Why.empty()
+                ? V->Why
+                : "`" + L.VD->getNameAsString() + "` is not a known struct");
       auto FI = V->Fields->find(F);
       if (FI == V->Fields->end())
         return AbsValue::unknown("field not known");
@@ -1256,7 +1259,7 @@ struct Interpreter::Impl {
   }
 
   AbsValue evalPseudo(const PseudoObjectExpr *PO) {
-    if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()))
+    if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
       return builtinVar(Prop->getBaseExpr(),
                         Prop->getPropertyDecl()->getName());
     return eval(PO->getResultExpr());
@@ -1266,6 +1269,10 @@ struct Interpreter::Impl {
     const Expr *Sub = CE->getSubExpr();
     switch (CE->getCastKind()) {
     case CK_LValueToRValue: {
+      // `c ? a : b` of two lvalues, read: the value of the one each lane
+      // takes.
+      if (auto *CO = dyn_cast<AbstractConditionalOperator>(Sub->IgnoreParens()))
+        return evalConditional(CO);
       // const/constexpr integers with a constant initializer (N, warpSize,
       // template-dependent constants): their value.
       if (auto *D = dyn_cast<DeclRefExpr>(Sub->IgnoreParens()))
@@ -2027,7 +2034,8 @@ struct Interpreter::Impl {
         if (L.K == LValue::Var)
           return readVar(L);
         read(L, Arg, T.getUnqualifiedType());
-        return AbsValue::unknown("struct loaded from memory");
+        return AbsValue::unknown("`" + text(Arg) +
+                                 "` is data-dependent (loaded from memory)");
       }
       return eval(Arg);
     }
@@ -3125,7 +3133,7 @@ struct Interpreter::Impl {
       return It != Env.end() && isUniformInt(It->second);
     }
     if (auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-      if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()))
+      if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
         if (auto *B = dyn_cast<DeclRefExpr>(
                 Prop->getBaseExpr()->IgnoreParenImpCasts())) {
           llvm::StringRef N = B->getDecl()->getName();
