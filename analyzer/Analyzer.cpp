@@ -311,6 +311,7 @@ struct InstanceMetrics {
   std::optional<std::array<int64_t, WarpSize>> LaneOffsets;
   std::optional<int64_t> LaneStride;
   unsigned Groups = 1;
+  std::string LaneStrideText;
   std::optional<int64_t> Contiguous;
   std::optional<double> Footprint;
   std::optional<bool> RunStart16;
@@ -399,6 +400,8 @@ private:
             bool *NeedConcrete);
   InstanceMetrics measure(const RawAccess &A);
   void blockStride(const Poly &Stride, unsigned Bytes, LoopFact &F);
+  void describeLaneGroups(const RawAccess &A, const WarpRequest &Req,
+                          InstanceMetrics &M);
   /// The warp instance whose walk is being measured.
   const WarpInstance *CurWarp = nullptr;
   /// The display walk's interpreter (for its readable forms).
@@ -689,6 +692,7 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     M.Assumptions.push_back(Names +
                             " assumed large: lanes whose addresses differ by "
                             "it touch different sectors");
+    describeLaneGroups(A, Req, M);
   }
 
   // Where the warp's run starts, modulo 32 bytes.
@@ -1051,6 +1055,82 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
 /// gridDim.x` loop with an unknown block, or `i += 256 * gridDim.x` with a
 /// known one -- how many block-wide runs of the access it spans at most, and
 /// whether it is a whole number of 32-lane runs.
+/// How lanes a symbolic distance apart are laid out, for people: every
+/// adjacent pair the same symbolic distance (`C` elements: lanes on
+/// different rows), or runs of lanes a constant stride apart whose runs are
+/// a symbolic distance apart (16 lanes 32 bytes apart, the next 16 on the
+/// row `8*N` elements further).
+void KernelAnalysis::describeLaneGroups(const RawAccess &A,
+                                        const WarpRequest &Req,
+                                        InstanceMetrics &M) {
+  const LaneVec &Off = *A.Offset;
+  int64_t Elem = elementSizeOf(A);
+  if (Elem <= 0)
+    Elem = A.Bytes;
+  auto Show = [&](const Poly &P) -> std::string {
+    auto Q = P.divideExact(Elem);
+    return Q ? "`" + Syms.str(*Q) + "`" + (Elem > 1 ? " elements" : " bytes")
+             : "`" + Syms.str(P) + "` bytes";
+  };
+  std::vector<unsigned> Lanes;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (A.Active & (1u << L))
+      Lanes.push_back(L);
+  if (Lanes.size() < 2)
+    return;
+  std::vector<Poly> Diffs;
+  for (size_t I = 1; I < Lanes.size(); ++I) {
+    auto D = Poly::sub(Off.lane(Lanes[I]), Off.lane(Lanes[I - 1]));
+    if (!D)
+      return;
+    Diffs.push_back(*D);
+  }
+  bool AllSame = true;
+  for (const Poly &D : Diffs)
+    AllSame = AllSame && D == Diffs.front();
+  if (AllSame && !Diffs.front().isConstant()) {
+    M.LaneStrideText = "adjacent lanes are " + Show(Diffs.front()) +
+                       " apart (a runtime stride)";
+    return;
+  }
+  // Runs of lanes in one group, each the same length, a constant stride
+  // apart inside; the runs the same symbolic distance apart.
+  std::vector<size_t> Starts = {0};
+  for (size_t I = 1; I < Lanes.size(); ++I)
+    if (Req.Group[Lanes[I]] != Req.Group[Lanes[I - 1]])
+      Starts.push_back(I);
+  size_t Len = Starts.size() > 1 ? Starts[1] : Lanes.size();
+  std::optional<int64_t> In;
+  std::optional<Poly> Between;
+  for (size_t R = 0; R < Starts.size(); ++R) {
+    size_t End = R + 1 < Starts.size() ? Starts[R + 1] : Lanes.size();
+    if (End - Starts[R] != Len)
+      return;
+    for (size_t I = Starts[R] + 1; I < End; ++I) {
+      const Poly &D = Diffs[I - 1];
+      if (!D.isConstant() || (In && *In != D.constant()))
+        return;
+      In = D.constant();
+    }
+    if (R > 0) {
+      auto G = Poly::sub(Off.lane(Lanes[Starts[R]]), Off.lane(Lanes[Starts[R - 1]]));
+      if (!G || (Between && *Between != *G))
+        return;
+      Between = *G;
+    }
+  }
+  if (!In || !Between || Len < 2)
+    return;
+  M.LaneStrideText =
+      "the lanes come in runs of " + std::to_string(Len) +
+      ", adjacent lanes " + std::to_string(std::abs(*In)) + " bytes" +
+      (std::abs(*In) % Elem == 0 && Elem > 1
+           ? " (" + std::to_string(std::abs(*In) / Elem) + " elements)"
+           : "") +
+      " apart within a run and each run " + Show(*Between) +
+      " after the previous one";
+}
+
 void KernelAnalysis::blockStride(const Poly &Stride, unsigned Bytes,
                                  LoopFact &F) {
   if (!CurWarp || Bytes == 0)
@@ -1354,6 +1434,10 @@ void KernelAnalysis::run() {
         if (M.LaneStride != M0.LaneStride)
           F.LaneStrideBytes.reset();
       F.LaneGroups = M0.Groups;
+      F.LaneLayout = M0.LaneStrideText;
+      for (auto &[M, Wt] : G.Parts)
+        if (M.LaneStrideText != M0.LaneStrideText)
+          F.LaneLayout.clear();
       if (F.Space != MemSpace::Shared) {
         F.SectorsPerRequest = Sec / W;
         F.LinesPerRequest = Lines / W;

@@ -114,6 +114,11 @@ struct AccessFacts {
   /// Lanes fall into this many groups a symbolic distance apart (1: all
   /// exact).
   unsigned LaneGroups = 1;
+  /// With several groups, how the lanes lie, for people: "adjacent lanes
+  /// are `C` elements apart (a runtime stride)", or "the lanes come in runs
+  /// of 16, adjacent lanes 32 bytes (8 elements) apart within a run and each
+  /// run `8*N` elements after the previous one"; empty when irregular.
+  std::string LaneLayout;
 
   // Per instruction.
   std::optional<double> SectorsPerRequest;

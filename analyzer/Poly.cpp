@@ -246,7 +246,10 @@ std::string Poly::str(const std::function<std::string(SymbolId)> &Name,
                       const std::function<int(SymbolId)> &Rank,
                       int64_t FactorOut) const {
   int64_t F = 1;
-  if (FactorOut > 1 && !Terms.empty()) {
+  // A single term is printed with its whole coefficient (`8*threadIdx.x`,
+  // not `4*2*threadIdx.x`).
+  bool SingleTerm = Terms.size() == 1 && Constant == 0;
+  if (FactorOut > 1 && !Terms.empty() && !SingleTerm) {
     bool Divides = Constant % FactorOut == 0;
     for (const Term &T : Terms)
       Divides = Divides && T.Coeff % FactorOut == 0;

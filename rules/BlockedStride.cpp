@@ -158,7 +158,8 @@ void BlockedStride::check(const RuleContext &Ctx,
                                               : Severity::Note;
     std::string Apart;
     if (F.LaneGroups > 1) {
-      Apart = "adjacent lanes are a runtime stride apart";
+      Apart = F.LaneLayout.empty() ? "the lanes are a runtime distance apart"
+                                   : F.LaneLayout;
     } else if (F.LaneStrideBytes) {
       int64_t S = std::abs(*F.LaneStrideBytes);
       Apart = "adjacent lanes are " + std::to_string(S) + " bytes apart";
