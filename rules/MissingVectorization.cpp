@@ -170,9 +170,26 @@ static bool checkStructPieces(const RuleContext &Ctx, const AccessFacts &F,
   return true;
 }
 
+/// The other half of a compound assignment `a[i] += x`: a load and a store
+/// of the same element at the same expression.
+static const AccessFacts *compoundPartner(const RuleContext &Ctx,
+                                          const AccessFacts &F) {
+  for (const AccessFacts &O : Ctx.Result.Accesses)
+    if (&O != &F && O.E == F.E && O.Kernel == F.Kernel &&
+        O.CallStack == F.CallStack && O.Piece == F.Piece &&
+        ((O.Kind == AccessKind::Store && F.Kind == AccessKind::Load) ||
+         (O.Kind == AccessKind::Load && F.Kind == AccessKind::Store)))
+      return &O;
+  return nullptr;
+}
+
 void MissingVectorization::check(const RuleContext &Ctx,
                                  std::vector<Finding> &Out) const {
   for (const AccessFacts &F : Ctx.Result.Accesses) {
+    // `a[i] += x`: one finding, at the store, for the load and the store.
+    const AccessFacts *Partner = compoundPartner(Ctx, F);
+    if (Partner && F.Kind == AccessKind::Load)
+      continue;
     if (checkStructPieces(Ctx, F, info(), Out))
       continue;
     if (F.Space != MemSpace::Global || F.Kind == AccessKind::Atomic ||
@@ -252,7 +269,9 @@ void MissingVectorization::check(const RuleContext &Ctx,
     Finding R = makeFinding(Ctx, F, info());
     unsigned Target = ThreadLevel && ThreadRun < 16 ? 8 : 16;
     double Fewer = double(Target) / F.BytesPerLane;
-    std::string What = F.Kind == AccessKind::Store ? "stores" : "loads";
+    std::string What = Partner ? "loads and stores"
+                       : F.Kind == AccessKind::Store ? "stores"
+                                                     : "loads";
     if (Unrolled) {
       R.Sev = Target == 16 ? Severity::Warning : Severity::Note;
       R.Message = "`" + F.Array + "`: " + std::to_string(F.SiblingRun) +
