@@ -399,11 +399,14 @@ private:
   void walk(const WarpInstance &W, std::vector<RawAccess> &Out,
             bool *NeedConcrete);
   InstanceMetrics measure(const RawAccess &A);
-  void blockStride(const Poly &Stride, unsigned Bytes, LoopFact &F);
+  void blockStride(const RawAccess &A, const Poly &Stride, LoopFact &F);
   void describeLaneGroups(const RawAccess &A, const WarpRequest &Req,
                           InstanceMetrics &M);
   /// The warp instance whose walk is being measured.
   const WarpInstance *CurWarp = nullptr;
+  /// Per access of the walk being measured: the lane-uniform distances to
+  /// the other accesses of the same array in the same iteration.
+  std::map<const RawAccess *, std::vector<Poly>> SiblingDistances;
   /// The display walk's interpreter (for its readable forms).
   std::unique_ptr<Interpreter> DisplayInterp;
   /// The parameters' values for one walk.
@@ -860,8 +863,8 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     }
     if (Linear && Delta)
       F.StrideBytes = Delta;
-    if (Linear && SymDelta)
-      blockStride(*SymDelta, A.Bytes, F);
+    if (Linear && (SymDelta || (Delta && *Delta > 0)))
+      blockStride(A, SymDelta ? *SymDelta : Poly(*Delta), F);
     M.Loops.push_back(F);
   }
   if (!A.Loops.empty() && A.Region->Space != MemSpace::Shared) {
@@ -1131,14 +1134,25 @@ void KernelAnalysis::describeLaneGroups(const RawAccess &A,
       " after the previous one";
 }
 
-void KernelAnalysis::blockStride(const Poly &Stride, unsigned Bytes,
+void KernelAnalysis::blockStride(const RawAccess &A, const Poly &Stride,
                                  LoopFact &F) {
+  unsigned Bytes = A.Bytes;
   if (!CurWarp || Bytes == 0)
     return;
   auto Q = Stride.divideExact(Bytes);
-  if (!Q || Q->constant() != 0 || Q->terms().size() != 1)
+  if (!Q)
     return;
-  const Poly::Term &T = Q->terms().front();
+  // A constant stride (a known block): a single term with no symbol.
+  Poly::Term T;
+  if (Q->isConstant()) {
+    if (Q->constant() <= 0)
+      return;
+    T = Poly::Term{Monomial(), Q->constant()};
+  } else {
+    if (Q->constant() != 0 || Q->terms().size() != 1)
+      return;
+    T = Q->terms().front();
+  }
   if (T.Coeff <= 0)
     return;
   // The threads of a block, as a polynomial: a constant for a known block,
@@ -1189,7 +1203,35 @@ void KernelAnalysis::blockStride(const Poly &Stride, unsigned Bytes,
   // threads * grid sizes, the other block sizes being at least 1.
   F.StrideBlockRuns = double(T.Coeff) / double(ThreadsCoeff);
   F.StrideWholeWarps = T.Coeff % int64_t(WarpSize) == 0;
-  F.StrideSymbolic = (Shown == 1 ? Text.substr(1) : std::to_string(Shown) + Text);
+  if (!T.Mono.empty())
+    F.StrideSymbolic =
+        Shown == 1 ? Text.substr(1) : std::to_string(Shown) + Text;
+  // A window of several block-wide runs per iteration is read whole when
+  // accesses of the same iteration take the other runs (`x[i]` and
+  // `x[i + blockDim.x]` with i += 2*blockDim.x*gridDim.x): count the runs
+  // k = 1, 2 ... that one is a whole number of block-wide runs away.
+  if (T.Coeff % ThreadsCoeff != 0)
+    return;
+  int64_t Runs = T.Coeff / ThreadsCoeff;
+  if (Runs <= 1)
+    return;
+  // One block-wide run: bytes x threads (the block's own symbols only).
+  Monomial Block;
+  for (SymbolId S : T.Mono)
+    if (Syms.get(S).Kind == SymbolKind::BlockDim)
+      Block.push_back(S);
+  Poly Unit = Poly::term(Block, ThreadsCoeff * int64_t(Bytes));
+  auto It = SiblingDistances.find(&A);
+  unsigned Covered = 1;
+  for (int64_t K = 1; K < Runs && It != SiblingDistances.end(); ++K) {
+    auto Up = Poly::scale(Unit, K), Down = Poly::scale(Unit, -K);
+    for (const Poly &D : It->second)
+      if ((Up && D == *Up) || (Down && D == *Down)) {
+        ++Covered;
+        break;
+      }
+  }
+  F.StrideCoveredRuns = Covered;
 }
 
 /// Accesses of one array in the same iteration whose lanes' addresses are
@@ -1227,6 +1269,21 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
     for (const RawAccess &B : Raw) {
       if (&B == &A || !B.Offset || B.Region != A.Region || B.Bytes != A.Bytes)
         continue;
+      // Same-iteration accesses a lane-uniform distance away (`x[i]` and
+      // `x[i + blockDim.x]`): what a striped loop's window is made of.
+      if (B.Kind == A.Kind && SameLoops(A, B)) {
+        std::optional<Poly> U;
+        bool Uniform = true;
+        for (unsigned L = 0; L < WarpSize && Uniform; ++L) {
+          auto D = Poly::sub(B.Offset->lane(L), A.Offset->lane(L));
+          if (!D || (U && *U != *D))
+            Uniform = false;
+          else
+            U = *D;
+        }
+        if (Uniform && U && !(U->isConstant() && U->constant() == 0))
+          SiblingDistances[&A].push_back(*U);
+      }
       auto D = Distance(A, B);
       if (!D || *D == 0)
         continue;
@@ -1324,6 +1381,7 @@ void KernelAnalysis::run() {
     mergeFieldLoads(Ctx, Walk);
   for (size_t WI = 0; WI < Walks.size(); ++WI) {
     CurWarp = &Instances[WI];
+    SiblingDistances.clear();
     std::map<const RawAccess *, Sibling> Runs;
     linkSiblings(Walks[WI], Runs);
     for (const RawAccess &A : Walks[WI]) {

@@ -69,11 +69,11 @@ struct LoopFact {
   /// Bytes this access's address moves per iteration (the same for every
   /// lane), when known.
   std::optional<int64_t> StrideBytes;
-  /// A stride that is the same for every lane but a multiple of the block
-  /// or grid size rather than a constant (`i += blockDim.x`,
-  /// `i += blockDim.x * gridDim.x`): at most this many block-wide runs of
-  /// the access (stride / (bytes per lane x threads per block [x the grid
-  /// sizes it names])); unset otherwise.
+  /// A stride that is the same for every lane and a multiple of the block
+  /// or grid size (`i += blockDim.x`, `i += blockDim.x * gridDim.x`, or a
+  /// constant with a known block): at most this many block-wide runs of the
+  /// access (stride / (bytes per lane x threads per block [x the grid sizes
+  /// it names])); unset otherwise.
   std::optional<double> StrideBlockRuns;
   /// That stride is a whole number of 32-lane runs of the access (with an
   /// unknown block: under the assumption that blockDim.x is a multiple of
@@ -81,6 +81,10 @@ struct LoopFact {
   bool StrideWholeWarps = false;
   /// The stride as a readable form, when it is symbolic (`4*blockDim.x`).
   std::string StrideSymbolic;
+  /// Of a stride of several block-wide runs (StrideBlockRuns > 1), how many
+  /// of them accesses of the same array in the same iteration take (this
+  /// one included: `x[i]` and `x[i + blockDim.x]` take 2).
+  unsigned StrideCoveredRuns = 1;
   /// The iterations can run in any order: the loop only accumulates into
   /// scalars with commutative operators and stores nothing to memory.
   bool OrderFree = false;

@@ -237,15 +237,21 @@ void MissingVectorization::check(const RuleContext &Ctx,
             K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
                               (*K.Shape.Dim)[2] * int64_t(F.BytesPerLane)
                         : 1024 * int64_t(F.BytesPerLane);
-        if (*L.StrideBytes > BlockSpan)
+        if (*L.StrideBytes > BlockSpan * int64_t(L.StrideCoveredRuns))
           continue;
       } else if (L.StrideBlockRuns && L.StrideWholeWarps &&
-                 F.ActiveLanes == WarpSize && *L.StrideBlockRuns <= 1.0) {
+                 F.ActiveLanes == WarpSize &&
+                 *L.StrideBlockRuns <= double(L.StrideCoveredRuns)) {
         bool Grid = L.StrideSymbolic.find("gridDim") != std::string::npos;
-        StripeNote = "the loop steps by " + L.StrideSymbolic +
-                     " bytes, no farther than the " +
-                     (Grid ? "grid's" : "block's") +
-                     " threads reach in one iteration" +
+        StripeNote = "the loop steps by " + L.StrideSymbolic + " bytes, " +
+                     (*L.StrideBlockRuns > 1
+                          ? "which the " + std::string(Grid ? "grid's" : "block's") +
+                                " threads read whole with this and the "
+                                "iteration's other accesses of `" +
+                                F.Array + "`"
+                          : "no farther than the " +
+                                std::string(Grid ? "grid's" : "block's") +
+                                " threads reach in one iteration") +
                      std::string(K.Shape.Dim ? ""
                                              : " (blockDim.x assumed a "
                                                "multiple of 32)") +
