@@ -176,16 +176,35 @@ struct Interpreter::Impl {
     return Ctx.getTypeSizeInChars(T).getQuantity();
   }
 
-  SymbolId opaqueSymbol(const std::string &Key, const std::string &Name) {
+  /// A symbol for a value the polynomials cannot express, the same for the
+  /// same key. \p From are the polynomials it is a function of: when they
+  /// move with an enclosing loop, so does the symbol (it is marked as
+  /// changing from one iteration to the next by an unknown amount).
+  SymbolId opaqueSymbol(const std::string &Key, const std::string &Name,
+                        std::initializer_list<const Poly *> From = {}) {
+    SymbolId S;
     auto It = Opaque.find(Key);
-    if (It != Opaque.end())
-      return It->second;
-    SymbolInfo Info;
-    Info.Name = Name;
-    Info.Kind = SymbolKind::Opaque;
-    Info.Rank = 40;
-    SymbolId S = Syms.add(Info);
-    Opaque[Key] = S;
+    if (It != Opaque.end()) {
+      S = It->second;
+    } else {
+      SymbolInfo Info;
+      Info.Name = Name;
+      Info.Kind = SymbolKind::Opaque;
+      Info.Rank = 40;
+      S = Syms.add(Info);
+      Opaque[Key] = S;
+    }
+    for (LoopRef &L : Loops) {
+      bool Moves = false;
+      for (const Poly *P : From) {
+        Moves = Moves || P->mentions(L.Sym);
+        for (SymbolId V : L.Varying)
+          Moves = Moves || P->mentions(V);
+      }
+      if (Moves &&
+          std::find(L.Varying.begin(), L.Varying.end(), S) == L.Varying.end())
+        L.Varying.push_back(S);
+    }
     return S;
   }
 
@@ -295,12 +314,14 @@ struct Interpreter::Impl {
     SymbolId O = opaqueSymbol("modsplit:" + Key,
                               "((" + Syms.str(*Base) + ") % " +
                                   std::to_string(K) + " / " +
-                                  std::to_string(G) + ")");
+                                  std::to_string(G) + ")",
+                              {&*Base});
     Syms.get(O).Min = 0;
     Syms.get(O).Max = K / G - 1;
     SymbolId D = opaqueSymbol("divsplit:" + Key,
                               "((" + Syms.str(*Base) + ") / " +
-                                  std::to_string(K) + ")");
+                                  std::to_string(K) + ")",
+                              {&*Base});
     std::array<Poly, WarpSize> Quot, Rem;
     for (unsigned L = 0; L < WarpSize; ++L) {
       Quot[L] = Poly::symbol(D);
@@ -350,9 +371,10 @@ struct Interpreter::Impl {
     auto ItQ = Opaque.find("divsym:" + Key);
     SymbolId Q;
     if (ItQ != Opaque.end()) {
-      Q = ItQ->second;
+      Q = opaqueSymbol("divsym:" + Key, "", {&X.lane(0), &T});
     } else {
-      Q = opaqueSymbol("divsym:" + Key, "(" + XText + " / " + TText + ")");
+      Q = opaqueSymbol("divsym:" + Key, "(" + XText + " / " + TText + ")",
+                       {&X.lane(0), &T});
       Syms.get(Q).Min = 0;
       if (Threadish && !W.Display)
         Syms.get(Q).Assumption =
@@ -366,7 +388,8 @@ struct Interpreter::Impl {
     if (W.Display) {
       // A symbol of its own, with the identity for the readable form.
       SymbolId R = opaqueSymbol("modsym:" + Key,
-                                "(" + XText + " % " + TText + ")");
+                                "(" + XText + " % " + TText + ")",
+                                {&X.lane(0), &T});
       Syms.get(R).Min = 0;
       bool Known = false;
       for (const DivModIdentity &I : Identities)
@@ -435,9 +458,10 @@ struct Interpreter::Impl {
 
   /// A value that does not depend on the lane but cannot be written as a
   /// polynomial: an opaque symbol, the same for the same inputs.
-  AbsValue uniformOpaque(const std::string &Key, const Expr *E) {
+  AbsValue uniformOpaque(const std::string &Key, const Expr *E,
+                         std::initializer_list<const Poly *> From = {}) {
     return AbsValue::integer(
-        Poly::symbol(opaqueSymbol(Key, "(" + text(E) + ")")));
+        Poly::symbol(opaqueSymbol(Key, "(" + text(E) + ")", From)));
   }
 
   AbsValue binaryInt(BinaryOperatorKind Op, const AbsValue &A,
@@ -531,9 +555,9 @@ struct Interpreter::Impl {
       return uniformOpaque(std::string("bin") + std::to_string(Op) + "(" +
                                Syms.str(X.uniform()) + "," +
                                Syms.str(Y.uniform()) + ")",
-                           E);
+                           E, {&X.uniform(), &Y.uniform()});
     if (W.Display)
-      return uniformOpaque("expr:" + text(E), E);
+      return uniformOpaque("expr:" + text(E), E, {&X.lane(0), &Y.lane(0)});
     if (mentionsWarpSymbol(X) || mentionsWarpSymbol(Y))
       NeedConcrete = true;
     return AbsValue::unknown("`" + text(E) + "` is not exact for every lane");
@@ -1190,7 +1214,7 @@ struct Interpreter::Impl {
     if (L.Offset->isUniform() && !mentionsWarpSymbol(L.Offset->uniform()))
       return AbsValue::integer(Poly::symbol(opaqueSymbol(
           "load:" + L.Region->Name + "@" + Syms.str(L.Offset->uniform()),
-          text(AccessExpr))));
+          text(AccessExpr), {&L.Offset->uniform()})));
     return AbsValue::unknown("`" + text(AccessExpr) +
                              "` is data-dependent (a value loaded from memory)");
   }
@@ -1803,7 +1827,7 @@ struct Interpreter::Impl {
         !mentionsWarpSymbol(L.Offset->uniform()))
       return AbsValue::integer(Poly::symbol(opaqueSymbol(
           "load:" + L.Region->Name + "@" + Syms.str(L.Offset->uniform()),
-          text(C))));
+          text(C), {&L.Offset->uniform()})));
     return AbsValue::unknown("value loaded from memory");
   }
 
