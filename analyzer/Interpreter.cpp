@@ -2274,7 +2274,8 @@ struct Interpreter::Impl {
 
   void mergeInto(llvm::DenseMap<const VarDecl *, AbsValue> &A,
                  const llvm::DenseMap<const VarDecl *, AbsValue> &B,
-                 std::optional<LaneMask> TakeA) {
+                 std::optional<LaneMask> TakeA,
+                 const Stmt *UniformBranch = nullptr) {
     // Lanes in TakeA keep A's value, the others take B's.
     llvm::SmallVector<const VarDecl *, 8> Keys;
     for (auto &KV : A)
@@ -2293,7 +2294,20 @@ struct Interpreter::Impl {
         continue;
       if (TakeA)
         IA->second = select(*TakeA, IA->second, IB->second);
-      else if (IA->second.Region && IA->second.Region == IB->second.Region)
+      else if (UniformBranch && isUniformInt(IA->second) &&
+               isUniformInt(IB->second)) {
+        // A branch every lane of the warp takes the same way, between two
+        // lane-uniform values (transposeDiagonal's blockIdx_x): one of
+        // them, the same for every lane: a symbol.
+        const Poly &PA = IA->second.Val.uniform(), &PB = IB->second.Val.uniform();
+        char Buf[64];
+        snprintf(Buf, sizeof(Buf), "merge:%p:%p", (const void *)UniformBranch,
+                 (const void *)VD);
+        AbsValue M = AbsValue::integer(Poly::symbol(
+            opaqueSymbol(Buf, VD->getNameAsString(), {&PA, &PB})));
+        M.assuming(IA->second).assuming(IB->second);
+        IA->second = M;
+      } else if (IA->second.Region && IA->second.Region == IB->second.Region)
         IA->second = unknownPointer(IA->second, "`" + VD->getNameAsString() +
                                                     "` differs between branches");
       else
@@ -2321,6 +2335,12 @@ struct Interpreter::Impl {
       return;
     }
     LaneMask Saved = Active;
+    // A condition of lane-uniform values: every lane goes the same way.
+    bool UniformCond = false;
+    if (!Taken) {
+      llvm::SmallPtrSet<const VarDecl *, 1> None;
+      UniformCond = uniformExpr(If->getCond(), None);
+    }
     auto EnvBefore = Env;
     if (Taken)
       Active = Saved & *Taken;
@@ -2330,7 +2350,7 @@ struct Interpreter::Impl {
     Active = Taken ? (Saved & ~*Taken) : Saved;
     if (If->getElse())
       exec(If->getElse());
-    mergeInto(EnvThen, Env, Taken);
+    mergeInto(EnvThen, Env, Taken, UniformCond ? If : nullptr);
     Env = std::move(EnvThen);
     Active = Saved;
     // `if (lane >= 16) return;`: those lanes are gone afterwards.
