@@ -8,6 +8,7 @@
 
 #include "analyzer/Interpreter.h"
 
+#include "analyzer/SourceText.h"
 #include "analyzer/WarpModel.h"
 
 #include "clang/AST/Attr.h"
@@ -16,7 +17,6 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -65,32 +65,6 @@ struct LValue {
   }
 };
 
-/// Strips parentheses and no-op casts.
-const Expr *strip(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParens();
-    if (auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
-      if (ICE->getCastKind() == CK_NoOp) {
-        E = ICE->getSubExpr();
-        continue;
-      }
-    }
-    if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = M->getSubExpr();
-      continue;
-    }
-    if (auto *F = dyn_cast<FullExpr>(E)) {
-      E = F->getSubExpr();
-      continue;
-    }
-    return E;
-  }
-}
-
-int64_t gcd64(int64_t A, int64_t B) {
-  return std::gcd(A < 0 ? -A : A, B < 0 ? -B : B);
-}
-
 bool isPowerOfTwo(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
 
 } // namespace
@@ -135,27 +109,8 @@ struct Interpreter::Impl {
   //===--------------------------------------------------------------------===//
 
   std::string text(const Expr *E) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-    R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-    if (R.isInvalid())
-      return "<expr>";
-    std::string T =
-        Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-    // Collapse whitespace so names stay on one line.
-    std::string Out;
-    bool Space = false;
-    for (char C : T) {
-      if (C == '\n' || C == '\t' || C == ' ') {
-        Space = true;
-        continue;
-      }
-      if (Space && !Out.empty())
-        Out += ' ';
-      Space = false;
-      Out += C;
-    }
-    return Out;
+    std::string T = oneLineSourceText(E->getSourceRange(), Ctx);
+    return T.empty() ? "<expr>" : T;
   }
 
   bool isSystem(SourceLocation Loc) const {
@@ -1005,7 +960,7 @@ struct Interpreter::Impl {
       evalCallArgs(C);
       return LValue::unknown("reference returned by a call");
     }
-    if (auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+    if (isa<PseudoObjectExpr>(E)) {
       eval(E);
       return LValue::unknown("property reference");
     }
@@ -1834,7 +1789,7 @@ struct Interpreter::Impl {
   void evalCallArgs(const CallExpr *C) {
     const FunctionDecl *FD = C->getDirectCallee();
     unsigned Shift = 0;
-    if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C))
+    if (isa<CXXOperatorCallExpr>(C))
       if (FD && isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic())
         Shift = 1; // the object is argument 0
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {

@@ -2,8 +2,9 @@
 
 #include "rules/Rule.h"
 
+#include "analyzer/SourceText.h"
+
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
 
 namespace cal {
 
@@ -43,26 +44,7 @@ const char *applicabilityName(Applicability A) {
 }
 
 std::string RuleContext::text(clang::SourceRange R) const {
-  const clang::SourceManager &SM = Ctx.getSourceManager();
-  clang::CharSourceRange CR = clang::Lexer::makeFileCharRange(
-      clang::CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
-  if (CR.isInvalid())
-    return "";
-  std::string T =
-      clang::Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
-  std::string Out;
-  bool Space = false;
-  for (char C : T) {
-    if (C == '\n' || C == '\t' || C == ' ' || C == '\r') {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
-      Out += ' ';
-    Space = false;
-    Out += C;
-  }
-  return Out;
+  return oneLineSourceText(R, Ctx);
 }
 
 AnalysisResult
