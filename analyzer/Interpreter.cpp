@@ -2929,6 +2929,19 @@ struct Interpreter::Impl {
               [](const VarDecl *A, const VarDecl *B) {
                 return A->getBeginLoc() < B->getBeginLoc();
               });
+    // One pass over the loop's condition, body and increment.
+    auto runIteration = [&] {
+      if (CondVar)
+        exec(CondVar);
+      if (Cond) {
+        ++Unused;
+        eval(Cond);
+        --Unused;
+      }
+      exec(Body);
+      if (Inc)
+        eval(Inc);
+    };
     while (!Uniform.empty()) {
       for (const VarDecl *VD : Uniform)
         Env[VD] = AbsValue::integer(Poly::symbol(
@@ -2940,16 +2953,7 @@ struct Interpreter::Impl {
       size_t Mark = Out.size();
       bool SavedNeed = NeedConcrete;
       LaneMask SavedActive = Active;
-      if (CondVar)
-        exec(CondVar);
-      if (Cond) {
-        ++Unused;
-        eval(Cond);
-        --Unused;
-      }
-      exec(Body);
-      if (Inc)
-        eval(Inc);
+      runIteration();
       std::vector<const VarDecl *> Kept;
       for (const VarDecl *VD : Uniform)
         if (isUniformInt(Env[VD]))
@@ -2973,16 +2977,7 @@ struct Interpreter::Impl {
         for (SymbolId S : T.Mono)
           Loops.back().Varying.push_back(S);
 
-    if (CondVar)
-      exec(CondVar);
-    if (Cond) {
-      ++Unused;
-      eval(Cond);
-      --Unused;
-    }
-    exec(Body);
-    if (Inc)
-      eval(Inc);
+    runIteration();
     Loops.pop_back();
 
     // After the loop.
