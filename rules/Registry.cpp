@@ -37,6 +37,42 @@ const Rule *findRule(llvm::StringRef Id) {
   return nullptr;
 }
 
+bool parseRuleOption(llvm::StringRef Setting, RuleOptionValues &Values,
+                     std::string &Error) {
+  auto [Key, Value] = Setting.split('=');
+  auto [Id, Name] = Key.trim().rsplit('.');
+  if (Name.empty() || !Setting.contains('=')) {
+    Error = "expected <rule>.<option>=<value>";
+    return false;
+  }
+  const Rule *R = findRule(Id);
+  if (!R) {
+    Error = "no rule '" + Id.str() + "' (see --list-rules)";
+    return false;
+  }
+  const RuleInfo &I = R->info();
+  for (const RuleOption &O : I.Options) {
+    if (O.Name != Name)
+      continue;
+    Value = Value.trim();
+    bool Boolean = O.Default == "true" || O.Default == "false";
+    if (Boolean && Value != "true" && Value != "false") {
+      Error = I.Id + "." + O.Name + " takes true or false, not '" +
+              Value.str() + "'";
+      return false;
+    }
+    Values[I.Id + "." + O.Name] = Value.str();
+    return true;
+  }
+  std::string Known;
+  for (const RuleOption &O : I.Options)
+    Known += (Known.empty() ? "" : ", ") + O.Name;
+  Error = "rule '" + I.Id + "' has no option '" + Name.str() + "'" +
+          (Known.empty() ? std::string(" (it has none)")
+                         : " (its options: " + Known + ")");
+  return false;
+}
+
 std::optional<RuleSelection> RuleSelection::parse(llvm::StringRef Spec,
                                                   std::string &Error) {
   RuleSelection S;

@@ -34,6 +34,12 @@ private:
   std::vector<std::pair<bool, std::string>> Globs; // (enable, glob)
 };
 
+/// Adds one `<rule>.<Option>=<value>` setting to \p Values, checked
+/// against the rules' declared options (a boolean option takes true or
+/// false). Fails with a message naming what is wrong.
+bool parseRuleOption(llvm::StringRef Setting, RuleOptionValues &Values,
+                     std::string &Error);
+
 /// The rule's documentation page (docs/rules/<id>.md), generated from its
 /// declaration.
 std::string ruleDoc(const Rule &R);

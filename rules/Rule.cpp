@@ -43,6 +43,19 @@ const char *applicabilityName(Applicability A) {
                                                : "suggestion";
 }
 
+std::string RuleContext::option(const RuleInfo &Rule,
+                                llvm::StringRef Name) const {
+  if (Options) {
+    auto It = Options->find(Rule.Id + "." + Name.str());
+    if (It != Options->end())
+      return It->second;
+  }
+  for (const RuleOption &O : Rule.Options)
+    if (O.Name == Name)
+      return O.Default;
+  return "";
+}
+
 std::string RuleContext::text(clang::SourceRange R) const {
   return oneLineSourceText(R, Ctx);
 }

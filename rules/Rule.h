@@ -83,15 +83,28 @@ struct RuleInfo {
   Applicability FixApplicability;
 };
 
+/// Values given to rule options (`--rule-option=<rule>.<Option>=<value>`),
+/// keyed "rule.Option"; an option not given has its declared default.
+using RuleOptionValues = std::map<std::string, std::string>;
+
 /// What a rule is given.
 class RuleContext {
 public:
   RuleContext(clang::ASTContext &Ctx, const AnalysisResult &R,
-              const AnalysisOptions &Opts)
-      : Ctx(Ctx), Result(R), Opts(Opts) {}
+              const AnalysisOptions &Opts,
+              const RuleOptionValues *Options = nullptr)
+      : Ctx(Ctx), Result(R), Opts(Opts), Options(Options) {}
   clang::ASTContext &Ctx;
   const AnalysisResult &Result;
   const AnalysisOptions &Opts;
+  const RuleOptionValues *Options;
+
+  /// The value of the rule's option \p Name: as given, else its default.
+  std::string option(const RuleInfo &Rule, llvm::StringRef Name) const;
+  /// A boolean option ("true"/"false", validated when it was given).
+  bool flag(const RuleInfo &Rule, llvm::StringRef Name) const {
+    return option(Rule, Name) == "true";
+  }
 
   /// Source text of an expression or range, on one line.
   std::string text(clang::SourceRange R) const;

@@ -121,6 +121,12 @@ cl::opt<std::string> Checks(
     cl::desc("Rules to run, clang-tidy style: a comma-separated list of\n"
              "globs, '-' to disable (\"-*,shared-bank-conflict\")"),
     cl::value_desc("globs"), cl::cat(Category));
+cl::list<std::string> RuleOptionSettings(
+    "rule-option",
+    cl::desc("Set a rule's option, e.g.\n"
+             "missing-vectorization.OneElementPerThread=true (repeatable;\n"
+             "the options are on each rule's page, --rule-doc)"),
+    cl::value_desc("rule.Option=value"), cl::cat(Category));
 cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),
                         cl::cat(Category));
 cl::opt<std::string> RuleDoc(
@@ -254,7 +260,15 @@ int runDriver(int argc, const char **argv) {
     AO.BlockDims.push_back(*S);
   }
 
-  LintSettings Settings{AO, *Selection, nullptr};
+  LintSettings Settings{AO, *Selection, {}, nullptr};
+  for (const std::string &O : RuleOptionSettings) {
+    std::string Error;
+    if (!parseRuleOption(O, Settings.RuleOptions, Error)) {
+      llvm::errs() << "cuda-access-lint: error: --rule-option=" << O << ": "
+                   << Error << "\n";
+      return ExitUsageError;
+    }
+  }
   if (!HeaderFilter.empty()) {
     auto Re = std::make_shared<llvm::Regex>(HeaderFilter);
     std::string ReError;

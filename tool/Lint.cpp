@@ -28,7 +28,7 @@ std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
   auto T0 = std::chrono::steady_clock::now();
   Result = analyze(Ctx, AO);
   auto T1 = std::chrono::steady_clock::now();
-  RuleContext RC(Ctx, Result, AO);
+  RuleContext RC(Ctx, Result, AO, &Settings.RuleOptions);
   std::vector<Finding> Findings;
   for (const auto &Rule : allRules())
     if (Settings.Selection.enabled(Rule->info().Id))

@@ -26,6 +26,8 @@ namespace cal {
 struct LintSettings {
   AnalysisOptions Analysis;
   RuleSelection Selection;
+  /// `--rule-option` values.
+  RuleOptionValues RuleOptions;
   /// Kernels in headers whose path matches are analyzed too.
   std::shared_ptr<llvm::Regex> HeaderFilter;
 };

@@ -158,5 +158,31 @@ TEST(OutputFormats, BlockDimIsValidated) {
   EXPECT_EQ(test::nonEmptyLines(P.Stderr).size(), 1u) << P.Stderr;
 }
 
+TEST(OutputFormats, RuleOptionsAreValidated) {
+  LintRun R;
+  struct Case {
+    const char *Setting, *Says;
+  } Cases[] = {
+      {"missing-vectorization.OneElementPerThread=yes", "takes true or false, not 'yes'"},
+      {"missing-vectorization.NoSuchOption=true", "has no option 'NoSuchOption' (its options: OneElementPerThread)"},
+      {"no-such-rule.X=1", "no rule 'no-such-rule'"},
+      {"missing-vectorization", "expected <rule>.<option>=<value>"},
+  };
+  for (const Case &C : Cases) {
+    std::string Arg = std::string("--rule-option=") + C.Setting;
+    test::ProcessResult P = R.lint({Arg});
+    EXPECT_TRUE(P.exitedWith(3)) << Arg << ": " << P.describe();
+    EXPECT_EQ(test::nonEmptyLines(P.Stderr).size(), 1u) << P.Stderr;
+    EXPECT_EQ(P.Stderr.rfind("cuda-access-lint: error: " + Arg + ": ", 0), 0u)
+        << P.Stderr;
+    EXPECT_NE(P.Stderr.find(C.Says), std::string::npos) << P.Stderr;
+  }
+  // A valid setting is accepted (the module prefix too).
+  test::ProcessResult Ok = R.lint(
+      {"--format=json",
+       "--rule-option=cuda-missing-vectorization.OneElementPerThread=false"});
+  EXPECT_TRUE(Ok.exitedWith(1)) << Ok.describe() << Ok.Stderr;
+}
+
 } // namespace
 } // namespace cal
