@@ -1,6 +1,7 @@
 //===- Frontend.cpp -------------------------------------------------------===//
 
 #include "frontend/Frontend.h"
+#include "frontend/LaunchSyntax.h"
 
 #include "frontend/BuiltinHeaders.h"
 #include "frontend/CompilerFlags.h"
@@ -510,8 +511,18 @@ FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
       VirtualPaths.push_back((BuiltinIncludeDir + "/" + H.Name).str());
       Tool.mapVirtualFile(VirtualPaths.back(), H.Contents);
     }
+    // `k<< <g, b >> >(...)`, which nvcc accepts: closed up for clang, every
+    // offset unchanged.
+    std::optional<std::string> ClosedUp;
+    if (auto It = P->Opts.Overrides.find(Abs); It != P->Opts.Overrides.end())
+      ClosedUp = closeUpLaunchChevrons(It->second);
+    else if (auto Buf = llvm::MemoryBuffer::getFile(Abs))
+      ClosedUp = closeUpLaunchChevrons((*Buf)->getBuffer());
+    if (ClosedUp)
+      Tool.mapVirtualFile(Abs, *ClosedUp);
     for (const auto &[Path, Contents] : P->Opts.Overrides)
-      Tool.mapVirtualFile(Path, Contents);
+      if (!(ClosedUp && Path == Abs))
+        Tool.mapVirtualFile(Path, Contents);
     Tool.setPrintErrorMessage(false);
     CountingDiagnosticConsumer Counter(ClangDiagnostics, P->Opts.Color);
     Tool.setDiagnosticConsumer(&Counter);

@@ -2,6 +2,8 @@
 
 #include "tool/FixApplier.h"
 
+#include "frontend/LaunchSyntax.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -42,15 +44,18 @@ int FixApplier::applyAll(llvm::raw_ostream &Errs, llvm::raw_ostream &Log) {
   bool Failed = false;
   for (auto &[Path, FE] : Files) {
     auto Now = llvm::MemoryBuffer::getFile(Path);
-    if (!Now || (*Now)->getBuffer() != FE.ContentsWhenRead) {
+    // Clang read the file with spaced launch chevrons closed up (the same
+    // offsets): compare it as read, apply the edits to it as it is.
+    std::string OnDisk = Now ? (*Now)->getBuffer().str() : std::string();
+    if (!Now ||
+        closeUpLaunchChevrons(OnDisk).value_or(OnDisk) != FE.ContentsWhenRead) {
       Errs << "cuda-access-lint: error: not fixing '" << Path
            << "': it changed since it was read\n";
       Failed = true;
       continue;
     }
     llvm::Expected<std::string> Fixed =
-        clang::tooling::applyAllReplacements(FE.ContentsWhenRead,
-                                             FE.Replacements);
+        clang::tooling::applyAllReplacements(OnDisk, FE.Replacements);
     if (!Fixed) {
       Errs << "cuda-access-lint: error: not fixing '" << Path
            << "': " << llvm::toString(Fixed.takeError()) << "\n";
