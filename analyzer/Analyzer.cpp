@@ -1385,6 +1385,12 @@ void KernelAnalysis::run() {
     std::map<const RawAccess *, Sibling> Runs;
     linkSiblings(Walks[WI], Runs);
     for (const RawAccess &A : Walks[WI]) {
+      if (Opts.OnlyPaddedArrays) {
+        auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(
+            A.Region ? A.Region->Decl : nullptr);
+        if (!VD || !Opts.Padding.count(VD))
+          continue;
+      }
       AccessKey K = keyOf(A);
       auto [It, New] = ByKey.try_emplace(K);
       if (New) {

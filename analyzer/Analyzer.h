@@ -45,6 +45,9 @@ struct AnalysisOptions {
   /// Hypothetical padding of arrays' innermost dimension, in elements (what
   /// a padding fix would give).
   std::map<const clang::VarDecl *, int64_t> Padding;
+  /// Facts only for the accesses of the arrays in Padding (what a padding
+  /// search needs: the other accesses are unchanged by it).
+  bool OnlyPaddedArrays = false;
 };
 
 struct KernelInfo {

@@ -65,6 +65,7 @@ RuleContext::reanalyze(size_t Kernel,
                        const std::map<const clang::VarDecl *, int64_t> &Pad) const {
   AnalysisOptions O = Opts;
   O.Padding = Pad;
+  O.OnlyPaddedArrays = true;
   return analyzeKernel(Ctx, Result.Kernels[Kernel], O);
 }
 

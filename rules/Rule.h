@@ -108,7 +108,8 @@ public:
 
   /// Source text of an expression or range, on one line.
   std::string text(clang::SourceRange R) const;
-  /// The analyzer's facts for a kernel under hypothetical padding.
+  /// The analyzer's facts for the accesses of the padded arrays of a
+  /// kernel, under hypothetical padding.
   AnalysisResult reanalyze(size_t Kernel,
                            const std::map<const clang::VarDecl *, int64_t> &Pad) const;
 };
