@@ -1374,6 +1374,10 @@ void KernelAnalysis::run() {
     unsigned Run = 1;
     unsigned Index = 0;
     const Expr *Neighbour = nullptr;
+    /// Times a warp ran it outside the loops its facts name (a loop
+    /// evaluated iteration by iteration records it once each), summed over
+    /// the walks with their weights.
+    double Occurrences = 0;
   };
   std::map<AccessKey, Agg> ByKey;
   std::vector<AccessKey> Order;
@@ -1399,6 +1403,7 @@ void KernelAnalysis::run() {
       }
       It->second.Parts.push_back({measure(A), Weights[WI]});
       It->second.Weight += Weights[WI];
+      It->second.Occurrences += Weights[WI];
       const Sibling &Sib = Runs[&A];
       if (Sib.Run >= It->second.Run) {
         It->second.Run = Sib.Run;
@@ -1560,7 +1565,11 @@ void KernelAnalysis::run() {
           F.RunStartAligned16.reset();
       F.FootprintUtilization = Foot;
     }
-    double Execs = 1;
+    double WalkWeight = 0;
+    for (double Wt : Weights)
+      WalkWeight += Wt;
+    double Execs =
+        WalkWeight > 0 ? std::max(1.0, G.Occurrences / WalkWeight) : 1.0;
     bool ExecKnown = true;
     for (const LoopFact &L : F.Loops) {
       if (!L.Trip)

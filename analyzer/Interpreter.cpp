@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <numeric>
+#include <set>
 
 namespace cal {
 
@@ -90,6 +91,14 @@ struct Interpreter::Impl {
   };
   std::vector<Frame> Frames;
   bool NeedConcrete = false;
+  /// Branches on a condition not decided per lane (a comparison with the
+  /// loop's counter, a loaded value, the block's position) that were taken
+  /// as if every active lane ran both sides; what the accesses under them
+  /// then rest on, stated with each.
+  unsigned UndecidedConds = 0;
+  std::vector<std::string> CondNotes;
+  /// Loops evaluated iteration by iteration run at most this many times.
+  static constexpr unsigned MaxConcreteIterations = 32;
   /// While > 0, results are not used for masks or addresses (loop
   /// conditions): an inexact comparison there needs no concrete warps.
   unsigned Unused = 0;
@@ -596,6 +605,47 @@ struct Interpreter::Impl {
     return M;
   }
 
+  /// `y == 0` with y = 4*blockIdx.y + threadIdx.y: the lanes differ by
+  /// known amounts but the part they share (the block's position, a runtime
+  /// value) is not known. Equality holds, in the blocks where it holds at
+  /// all, for one class of lanes that agree with each other; taken as the
+  /// class of the first active lane, and stated.
+  std::optional<AbsValue> equalityByLaneClass(BinaryOperatorKind Op,
+                                              const LaneVec &X,
+                                              const LaneVec &Y) {
+    if (Active == 0)
+      return std::nullopt;
+    unsigned First = 0;
+    while (!(Active & (1u << First)))
+      ++First;
+    auto D0 = Poly::sub(X.lane(First), Y.lane(First));
+    if (!D0)
+      return std::nullopt;
+    std::array<Poly, WarpSize> Lanes;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      auto D = Poly::sub(X.lane(L), Y.lane(L));
+      auto Diff = D ? Poly::sub(*D, *D0) : std::nullopt;
+      auto C = Diff ? Diff->asConstant() : std::nullopt;
+      if (!C)
+        return std::nullopt;
+      bool Equal = *C == 0;
+      Lanes[L] = Poly((Op == BO_EQ) == Equal ? 1 : 0);
+    }
+    AbsValue V = AbsValue::integer(LaneVec::perLane(Lanes));
+    std::string Note =
+        "decided by the block's position or a runtime value as well as the "
+        "lane; where the equality holds at all, it holds for lanes that "
+        "agree with each other: taken for those that agree with the first "
+        "active lane";
+    LaneClassNotes.insert(Note);
+    V.Assumed.push_back(Note);
+    return V;
+  }
+  std::set<std::string> LaneClassNotes;
+  /// Evaluating an if statement's condition (a branch, not a value: a
+  /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
+  bool InIfCondition = false;
+
   AbsValue compare(BinaryOperatorKind Op, const LaneVec &X, const LaneVec &Y) {
     bool Unknown = false;
     std::array<Poly, WarpSize> Lanes;
@@ -658,6 +708,10 @@ struct Interpreter::Impl {
       }
       Lanes[L] = Poly(*T ? 1 : 0);
     }
+    if (Unknown && InIfCondition && (Op == BO_EQ || Op == BO_NE) &&
+        N == WarpSize)
+      if (auto V = equalityByLaneClass(Op, X, Y))
+        return *V;
     if (Unknown)
       return AbsValue::unknown("comparison not known per lane");
     if (N == 1)
@@ -786,6 +840,10 @@ struct Interpreter::Impl {
     A.Offset = LV.Offset;
     A.UnknownWhy = LV.Why;
     A.Assumptions = LV.Assumed;
+    for (const std::string &N : CondNotes)
+      if (std::find(A.Assumptions.begin(), A.Assumptions.end(), N) ==
+          A.Assumptions.end())
+        A.Assumptions.push_back(N);
     A.Active = Active;
     A.Loops = Loops;
     A.Weight = W.Weight;
@@ -2276,7 +2334,9 @@ struct Interpreter::Impl {
       exec(If->getInit());
     if (If->getConditionVariableDeclStmt())
       exec(If->getConditionVariableDeclStmt());
+    InIfCondition = true;
     AbsValue Cond = eval(If->getCond());
+    InIfCondition = false;
     std::optional<LaneMask> Taken;
     if (Cond.isInt())
       Taken = truth(Cond.Val);
@@ -2296,6 +2356,25 @@ struct Interpreter::Impl {
       llvm::SmallPtrSet<const VarDecl *, 1> None;
       UniformCond = uniformExpr(If->getCond(), None);
     }
+    // Not decided per lane: every active lane is taken through both sides,
+    // and the accesses there say so.
+    bool Undecided = !Taken && !UniformCond;
+    size_t NotesBefore = CondNotes.size();
+    if (Undecided) {
+      ++UndecidedConds;
+      auto *B = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+      bool Bound = B && B->isRelationalOp();
+      CondNotes.push_back(
+          "`" + text(If->getCond()) + "` " +
+          (Bound ? "taken as true for every active lane (not decided per "
+                   "lane: the common case of a bound, away from its edge)"
+                 : "not decided per lane: every active lane taken through "
+                   "the branch"));
+    } else if (Taken) {
+      for (const std::string &N : Cond.Assumed)
+        if (LaneClassNotes.count(N))
+          CondNotes.push_back("`" + text(If->getCond()) + "`: " + N);
+    }
     auto EnvBefore = Env;
     if (Taken)
       Active = Saved & *Taken;
@@ -2305,6 +2384,7 @@ struct Interpreter::Impl {
     Active = Taken ? (Saved & ~*Taken) : Saved;
     if (If->getElse())
       exec(If->getElse());
+    CondNotes.resize(NotesBefore);
     mergeInto(EnvThen, Env, Taken, UniformCond ? If : nullptr);
     Env = std::move(EnvThen);
     Active = Saved;
@@ -2677,6 +2757,77 @@ struct Interpreter::Impl {
     return Syms.add(Info);
   }
 
+  /// The interpreter's state, to try something and take it back.
+  struct Snapshot {
+    llvm::DenseMap<const VarDecl *, AbsValue> Env;
+    decltype(Refs) RefsSaved;
+    decltype(Frames) FramesSaved;
+    std::vector<RawAccess> Out;
+    bool NeedConcrete;
+    LaneMask Active;
+    unsigned UndecidedConds;
+    std::vector<std::string> CondNotes;
+  };
+  Snapshot snapshot() const {
+    return {Env,    Refs,           Frames,         Out,
+            NeedConcrete, Active, UndecidedConds, CondNotes};
+  }
+  void restore(const Snapshot &S) {
+    Env = S.Env;
+    Refs = S.RefsSaved;
+    Frames = S.FramesSaved;
+    Out = S.Out;
+    NeedConcrete = S.NeedConcrete;
+    Active = S.Active;
+    UndecidedConds = S.UndecidedConds;
+    CondNotes = S.CondNotes;
+  }
+
+  /// Runs a loop iteration by iteration when its condition is the same
+  /// constant for every lane at each test (and it has no break, continue or
+  /// return), at most MaxConcreteIterations times; the accesses of its body
+  /// are recorded once per iteration (the analyzer averages their facts, as
+  /// Nsight Compute averages over requests) and say so. Leaves the state as
+  /// it was and returns false when it cannot.
+  bool concreteIterations(const Expr *Cond, const Expr *Inc, const Stmt *Body,
+                          const DeclStmt *CondVar) {
+    // The display walk keeps the loop symbolic: the readable form names
+    // the loop's variables (`4*(threadIdx.x + 256*cur)`), not one
+    // iteration's values.
+    if (!Cond || jumpsOut(Body) || W.Display)
+      return false;
+    Snapshot Before = snapshot();
+    size_t Mark = Out.size();
+    unsigned N = 0;
+    while (true) {
+      if (CondVar)
+        exec(CondVar);
+      ++Unused;
+      AbsValue C = eval(Cond);
+      --Unused;
+      std::optional<int64_t> Go =
+          C.isInt() && C.Val.isUniform() ? C.Val.asConstant() : std::nullopt;
+      if (!Go || (*Go && N == MaxConcreteIterations)) {
+        restore(Before);
+        return false;
+      }
+      if (!*Go)
+        break;
+      ++N;
+      exec(Body);
+      if (Inc)
+        eval(Inc);
+    }
+    std::string Note = "the loop on `" + text(Cond) + "` evaluated iteration by "
+                       "iteration (" + std::to_string(N) + " iteration" +
+                       (N == 1 ? "" : "s") + "); the facts are averages over them";
+    for (size_t I = Mark; I < Out.size(); ++I)
+      if (std::find(Out[I].Assumptions.begin(), Out[I].Assumptions.end(),
+                    Note) == Out[I].Assumptions.end())
+        Out[I].Assumptions.push_back(Note);
+    return true;
+  }
+
   void execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
                 const Expr *Inc, const Stmt *Body,
                 const DeclStmt *CondVar = nullptr) {
@@ -2780,6 +2931,14 @@ struct Interpreter::Impl {
         }
       }
     }
+
+    // A loop whose counter does not advance linearly (`st *= 2`,
+    // `s >>= 1`) but whose condition is a constant at every iteration: run
+    // it as the hardware does, iteration by iteration.
+    if (!IV && !BodyCounter && concreteIterations(Cond, Inc, Body, CondVar))
+      return;
+    Snapshot BeforeLoop = snapshot();
+    unsigned UndecidedBefore = UndecidedConds;
 
     SymbolId Sym;
     // The display walk names the loop variable itself.
@@ -2979,6 +3138,18 @@ struct Interpreter::Impl {
 
     runIteration();
     Loops.pop_back();
+
+    // A branch in the body that the loop's counter decides per lane
+    // (`if (tx <= m)`): with a small constant trip count, the loop is run
+    // iteration by iteration instead, each with its own active lanes.
+    if (UndecidedConds > UndecidedBefore && Trip && *Trip <= MaxConcreteIterations &&
+        !jumpsOut(Body)) {
+      Snapshot Symbolic = snapshot();
+      restore(BeforeLoop);
+      if (concreteIterations(Cond, Inc, Body, CondVar))
+        return;
+      restore(Symbolic);
+    }
 
     // After the loop.
     for (const VarDecl *VD : Modified)

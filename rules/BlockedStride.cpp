@@ -180,7 +180,8 @@ void BlockedStride::check(const RuleContext &Ctx,
                 number(UsedBytes) + " bytes (" +
                 percent(*F.SectorUtilization) + " sector utilization, " +
                 number(Waste) + "x the " + number(*F.IdealSectors) +
-                " sectors of a contiguous request)";
+                (*F.IdealSectors == 1 ? " sector" : " sectors") +
+                " of a contiguous request)";
     if (F.FootprintUtilization && *F.FootprintUtilization >= 0.95 &&
         !F.Loops.empty())
       R.Notes.push_back(

@@ -46,10 +46,14 @@ def norm_name(s):
 
 
 def run_tool(tool, source, include_dir):
+    if os.path.exists(tool):
+        tool = os.path.abspath(tool)
     cmd = [tool, "--format=json", "--accesses", source, "--",
            "-std=c++17", "-I" + include_dir]
+    # From validate/: the paths the tool prints relative to its working
+    # directory (inlined_from) read kernels/..., wherever this runs from.
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True)
+                       text=True, cwd=HERE)
     if p.returncode not in (0, 1):
         sys.exit("report.py: %s failed (exit %d): %s" %
                  (" ".join(cmd), p.returncode, p.stderr.strip()))
