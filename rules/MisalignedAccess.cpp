@@ -9,6 +9,8 @@
 
 #include "rules/MisalignedAccess.h"
 
+#include <algorithm>
+
 #include <cstdlib>
 
 #include "rules/RuleUtil.h"
@@ -47,8 +49,10 @@ const RuleInfo &MisalignedAccess::info() const {
       "misaligned-access",
       Severity::Warning,
       "A warp's run proven to start off a 32-byte boundary (one extra sector "
-      "per request), or a vector access at an address proven not to be a "
-      "multiple of its size (a fault).",
+      "per request; in some of its requests, by a compile-time row pitch or "
+      "loop step that is not a multiple of 32 bytes: a note), or a vector "
+      "access at an address proven not to be a multiple of its size (a "
+      "fault).",
       "A contiguous warp run that does not start on a 32-byte boundary spills "
       "into one more sector: `in[k + 1]` over floats takes 5 sectors per "
       "request instead of 4 (Nsight Compute on an H200). It cost no "
@@ -66,6 +70,28 @@ const RuleInfo &MisalignedAccess::info() const {
       "to a multiple of 32 bytes); never applied automatically.",
       Applicability::Suggestion};
   return I;
+}
+
+/// The bytes the warp's lanes touch, when they form one contiguous run
+/// (adjacent lanes one element apart; or lanes that repeat each other's
+/// elements, as the two half-warps of a 16 x 16 block reading the same row):
+/// then a sector more than the run needs is the run's misalignment.
+static std::optional<int64_t> contiguousRunBytes(const AccessFacts &F) {
+  if (F.LaneGroups != 1 || F.BytesPerLane == 0)
+    return std::nullopt;
+  if (F.LaneStrideBytes && *F.LaneStrideBytes == int64_t(F.BytesPerLane))
+    return int64_t(F.ActiveLanes) * F.BytesPerLane;
+  if (!F.LaneOffsets || F.ActiveLanes != WarpSize)
+    return std::nullopt;
+  std::vector<int64_t> Offsets(F.LaneOffsets->begin(), F.LaneOffsets->end());
+  std::sort(Offsets.begin(), Offsets.end());
+  Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
+  if (Offsets.size() < 2)
+    return std::nullopt;
+  for (size_t I = 1; I < Offsets.size(); ++I)
+    if (Offsets[I] - Offsets[I - 1] != int64_t(F.BytesPerLane))
+      return std::nullopt;
+  return int64_t(Offsets.size()) * F.BytesPerLane;
 }
 
 void MisalignedAccess::check(const RuleContext &Ctx,
@@ -106,10 +132,9 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                     F.AssumedMisalignBytes && F.Neighbour != nullptr;
     if (Relative)
       Always = true;
-    if (F.Space != MemSpace::Global || !(Always || Sometimes) ||
-        F.LaneGroups != 1 || !F.LaneStrideBytes ||
-        *F.LaneStrideBytes != int64_t(F.BytesPerLane) || F.ActiveLanes < 2 ||
-        !F.SectorsPerRequest || !F.IdealSectors ||
+    std::optional<int64_t> RunBytes = contiguousRunBytes(F);
+    if (F.Space != MemSpace::Global || !(Always || Sometimes) || !RunBytes ||
+        F.ActiveLanes < 2 || !F.SectorsPerRequest || !F.IdealSectors ||
         *F.SectorsPerRequest <= *F.IdealSectors + 0.01)
       continue;
     Finding R = makeFinding(Ctx, F, info());
@@ -123,20 +148,20 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                    *F.Loops.back().StrideBytes != 0 &&
                    std::abs(*F.Loops.back().StrideBytes) < 32 &&
                    !(F.Loops.back().Trip && *F.Loops.back().Trip < 2);
-    R.Sev = Covered || Sliding ? Severity::Note : Severity::Warning;
+    // In some requests only: a fraction of a sector per request on average.
+    R.Sev = Covered || Sliding || !Always ? Severity::Note : Severity::Warning;
     std::optional<int64_t> MisBytes =
         Relative ? F.AssumedMisalignBytes : F.MisalignBytes;
     std::string Off = MisBytes ? std::to_string(*MisBytes) + " bytes past"
                                : "off";
     if (Always)
       R.Message = "`" + F.Array + "`: the warp's " +
-                  std::to_string(F.ActiveLanes * F.BytesPerLane) +
-                  "-byte run starts " + Off + " a 32-byte boundary: " +
+                  std::to_string(*RunBytes) + "-byte run starts " + Off + " a 32-byte boundary: " +
                   number(*F.SectorsPerRequest) +
                   " sectors per request instead of " + number(*F.IdealSectors);
     else
       R.Message = "`" + F.Array + "`: the warp's " +
-                  std::to_string(F.ActiveLanes * F.BytesPerLane) +
+                  std::to_string(*RunBytes) +
                   "-byte run starts off a 32-byte boundary in some of its "
                   "requests (a row pitch or loop step that is not a multiple "
                   "of 32 bytes): " +
