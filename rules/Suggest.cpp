@@ -195,6 +195,22 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
                                                      (*K.Shape.Dim)[2])
                                     : "THREADS";
   unsigned Pad = conflictFreePad(static_cast<unsigned>(Run), Elem);
+  // A block may declare 48 KiB of static shared memory: a run too long for
+  // every thread's copy at once is staged a chunk at a time.
+  constexpr int64_t MaxStaticShared = 48 * 1024;
+  int64_t NThreads = K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
+                                       (*K.Shape.Dim)[2]
+                                 : 256;
+  int64_t Chunk = Run;
+  auto Bytes = [&](int64_t C) {
+    return NThreads * (C + conflictFreePad(static_cast<unsigned>(C), Elem)) *
+           int64_t(Elem);
+  };
+  while (Chunk > 1 && Bytes(Chunk) > MaxStaticShared)
+    Chunk = Chunk % 2 == 0 ? Chunk / 2 : Chunk - 1;
+  bool Chunked = Chunk < Run;
+  if (Chunked)
+    Pad = conflictFreePad(static_cast<unsigned>(Chunk), Elem);
   std::string T = F.Type.getUnqualifiedType().getAsString();
   auto [Array, Index] = baseOf(F);
   std::string Base = Index.empty() ? "base" : Index;
@@ -210,22 +226,41 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
                   " bytes per thread this beats 16-byte " +
                   (Store ? "stores from" : "loads into") +
                   " registers (measured crossover near 128 bytes per thread)";
-  std::string Decl = "__shared__ " + T + " sh[" + Threads + "][" +
-                     std::to_string(Run) + " + " + std::to_string(Pad) + "];\n";
-  std::string Loop = "for (int i = threadIdx.x; i < " + Threads + " * " +
-                     std::to_string(Run) + "; i += " + Threads +
-                     ")  // coalesced\n";
-  std::string Sh = "sh[i / " + std::to_string(Run) + "][i % " +
-                   std::to_string(Run) + "]";
-  std::string Global = Array + "[" + Base + " + i]";
+  if (Chunked)
+    X.Description += "; " + std::to_string(Chunk) +
+                     " elements per thread at a time (" +
+                     std::to_string(Bytes(Chunk) / 1024) +
+                     " KiB of shared memory" +
+                     (K.Shape.Dim ? "" : " for 256 threads") +
+                     "): the whole run would take " +
+                     std::to_string(Bytes(Run) / 1024) +
+                     " KiB, over the 48 KiB a block declares statically";
+  std::string C = std::to_string(Chunk);
+  std::string Decl = "__shared__ " + T + " sh[" + Threads + "][" + C + " + " +
+                     std::to_string(Pad) + "];\n";
+  std::string Outer = Chunked ? "for (int c0 = 0; c0 < " + std::to_string(Run) +
+                                    "; c0 += " + C + ") {  // a chunk at a time\n"
+                              : "";
+  std::string Ind = Chunked ? "  " : "";
+  std::string Loop = Ind + "for (int i = threadIdx.x; i < " + Threads + " * " +
+                     C + "; i += " + Threads + ")  // coalesced\n";
+  std::string Sh = "sh[i / " + C + "][i % " + C + "]";
+  std::string Global =
+      Array + "[" + Base + " + " +
+      (Chunked ? "(i / " + C + ") * " + std::to_string(Run) + " + c0 + i % " + C
+               : std::string("i")) +
+      "]";
+  std::string Use = Chunked ? "sh[threadIdx.x][c - c0]" : "sh[threadIdx.x][c]";
   if (Store)
-    X.Code = Decl + "// write sh[threadIdx.x][c] instead of " +
-             Ctx.text(F.E->getSourceRange()) + ", then\n__syncthreads();\n" +
-             Loop + "  " + Global + " = " + Sh + ";";
+    X.Code = Decl + Outer + Ind + "// write " + Use + " instead of " +
+             Ctx.text(F.E->getSourceRange()) + ", then\n" + Ind +
+             "__syncthreads();\n" + Loop + Ind + "  " + Global + " = " + Sh +
+             ";" + (Chunked ? "\n  __syncthreads();\n}" : "");
   else
-    X.Code = Decl + Loop + "  " + Sh + " = " + Global + ";\n" +
-             "__syncthreads();\n" + "// then read sh[threadIdx.x][c] instead of " +
-             Ctx.text(F.E->getSourceRange());
+    X.Code = Decl + Outer + Loop + Ind + "  " + Sh + " = " + Global + ";\n" +
+             Ind + "__syncthreads();\n" + Ind + "// then read " + Use +
+             " instead of " + Ctx.text(F.E->getSourceRange()) +
+             (Chunked ? "\n  __syncthreads();\n}" : "");
   return X;
 }
 
