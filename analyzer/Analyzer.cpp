@@ -586,6 +586,7 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
   auto I = std::make_unique<Interpreter>(Ctx, Syms, W, *Result.Regions, Out);
   if (!Opts.Padding.empty())
     I->setPadding(&Opts.Padding);
+  I->setOnlyPaddedArrays(Opts.OnlyPaddedArrays);
   I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)
     *NeedConcrete = I->needsConcreteWarps();

@@ -108,6 +108,7 @@ struct Interpreter::Impl {
   llvm::DenseMap<const Expr *, int64_t> ThreadScaledMuls;
   static constexpr unsigned MaxInlineDepth = 8;
   const std::map<const VarDecl *, int64_t> *Padding = nullptr;
+  bool OnlyPadded = false;
 
   Impl(ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -2758,25 +2759,26 @@ struct Interpreter::Impl {
   }
 
   /// The interpreter's state, to try something and take it back.
+  /// (Accesses are only ever appended: the snapshot keeps their count.)
   struct Snapshot {
     llvm::DenseMap<const VarDecl *, AbsValue> Env;
     decltype(Refs) RefsSaved;
     decltype(Frames) FramesSaved;
-    std::vector<RawAccess> Out;
+    size_t OutSize;
     bool NeedConcrete;
     LaneMask Active;
     unsigned UndecidedConds;
     std::vector<std::string> CondNotes;
   };
   Snapshot snapshot() const {
-    return {Env,    Refs,           Frames,         Out,
+    return {Env,          Refs,   Frames,         Out.size(),
             NeedConcrete, Active, UndecidedConds, CondNotes};
   }
   void restore(const Snapshot &S) {
     Env = S.Env;
     Refs = S.RefsSaved;
     Frames = S.FramesSaved;
-    Out = S.Out;
+    Out.resize(S.OutSize);
     NeedConcrete = S.NeedConcrete;
     Active = S.Active;
     UndecidedConds = S.UndecidedConds;
@@ -2796,8 +2798,16 @@ struct Interpreter::Impl {
     // iteration's values.
     if (!Cond || jumpsOut(Body) || W.Display)
       return false;
+    if (OnlyPadded && Padding) {
+      bool Names = false;
+      for (const auto &[VD, Pad] : *Padding)
+        Names = Names || mentionsVar(Body, VD) || mentionsVar(Cond, VD) ||
+                mentionsVar(Inc, VD);
+      if (!Names)
+        return false;
+    }
     Snapshot Before = snapshot();
-    size_t Mark = Out.size();
+    size_t Mark = Before.OutSize;
     unsigned N = 0;
     while (true) {
       if (CondVar)
@@ -3145,9 +3155,14 @@ struct Interpreter::Impl {
     if (UndecidedConds > UndecidedBefore && Trip && *Trip <= MaxConcreteIterations &&
         !jumpsOut(Body)) {
       Snapshot Symbolic = snapshot();
+      std::vector<RawAccess> SymbolicOut(
+          std::make_move_iterator(Out.begin() + BeforeLoop.OutSize),
+          std::make_move_iterator(Out.end()));
       restore(BeforeLoop);
       if (concreteIterations(Cond, Inc, Body, CondVar))
         return;
+      Out.insert(Out.end(), std::make_move_iterator(SymbolicOut.begin()),
+                 std::make_move_iterator(SymbolicOut.end()));
       restore(Symbolic);
     }
 
@@ -3497,6 +3512,8 @@ void Interpreter::setPadding(
     const std::map<const clang::VarDecl *, int64_t> *Padding) {
   P->Padding = Padding;
 }
+
+void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
 
 AbsValue Interpreter::evalHostExpr(ASTContext &Ctx, const Expr *E,
                                    const FunctionDecl *Enclosing,

@@ -108,6 +108,9 @@ public:
   /// Hypothetical padding: the innermost dimension of these arrays is taken
   /// as larger by the given number of elements (for the padding fix-it).
   void setPadding(const std::map<const clang::VarDecl *, int64_t> *Padding);
+  /// Only the padded arrays' accesses matter (a padding search): loops that
+  /// do not name them are not run iteration by iteration.
+  void setOnlyPaddedArrays(bool Only);
 
   /// Evaluates \p Kernel's body. Integer parameters become the symbols given
   /// in \p ParamSymbols (shared by every instance of one analysis).
