@@ -17,11 +17,21 @@ using namespace clang;
 std::string percent(double Fraction) {
   char Buf[32];
   double P = Fraction * 100;
-  if (P >= 10 || P == std::round(P))
-    std::snprintf(Buf, sizeof Buf, "%.0f%%", P);
-  else
-    std::snprintf(Buf, sizeof Buf, "%.1f%%", P);
-  return Buf;
+  // Two decimals below 10%, one above, rounded half up and without
+  // trailing zeros: 6.25%, 12.5%, 33.3%, 50% (printf alone rounds half to
+  // even: 12.5 would read 12).
+  int Decimals = P < 10 ? 2 : 1;
+  double Scale = std::pow(10.0, Decimals);
+  double Rounded = std::floor(P * Scale + 0.5) / Scale;
+  std::snprintf(Buf, sizeof Buf, "%.*f", Decimals, Rounded);
+  std::string S = Buf;
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S + "%";
 }
 
 std::string number(double V) {
