@@ -384,8 +384,14 @@ void SharedBankConflict::check(const RuleContext &Ctx,
     double Ways = *F.BankConflictWays;
     R.Sev = Ways >= 2 ? Severity::Warning : Severity::Note;
     std::string Why;
+    // The gcd explains the degree when all 32 lanes take part and it is
+    // what the warp gets (not an average over requests of different lanes).
+    int64_t G = F.LaneStrideBytes && *F.LaneStrideBytes % 4 == 0
+                    ? std::gcd(std::abs(*F.LaneStrideBytes) / 4, int64_t(32))
+                    : 0;
     if (F.LaneStrideBytes && *F.LaneStrideBytes % 4 == 0 &&
-        *F.LaneStrideBytes != 0 && F.BytesPerLane <= 4) {
+        *F.LaneStrideBytes != 0 && F.BytesPerLane <= 4 &&
+        F.ActiveLanes == WarpSize && std::abs(Ways - double(G)) < 1e-6) {
       int64_t Words = std::abs(*F.LaneStrideBytes) / 4;
       Why = ": adjacent lanes are " + std::to_string(Words) + " word" +
             (Words == 1 ? "" : "s") + " apart, and gcd(" +
