@@ -177,13 +177,15 @@ void MisalignedAccess::check(const RuleContext &Ctx,
       R.Notes.push_back("the run's base is not known to be aligned and is "
                         "taken as a multiple of 32 bytes; `" +
                         Ctx.text(F.Neighbour->getSourceRange()) +
-                        "` reads less than a sector away in the same "
-                        "iteration, so the two runs cannot both start on a "
-                        "boundary whatever the base");
+                        "` reads less than a sector away, a constant distance "
+                        "from this run whenever the warp reads it, so the two "
+                        "runs cannot both start on a boundary whatever the "
+                        "base");
     if (Covered)
       R.Notes.push_back("`" + Ctx.text(F.Neighbour->getSourceRange()) +
-                        "` reads the neighbouring bytes in the same iteration: "
-                        "the extra sector is shared, so it costs little");
+                        "` reads the neighbouring bytes too (a constant "
+                        "distance away): the extra sector is shared, so it "
+                        "costs little");
     Fix X;
     X.Kind = FixKind::Realign;
     X.Apply = Applicability::Suggestion;
