@@ -643,6 +643,61 @@ struct Interpreter::Impl {
     return V;
   }
   std::set<std::string> LaneClassNotes;
+
+  /// `i < n`, `i + 3 < n`, `i >= n` with i the thread's index and n a
+  /// runtime value (or the block's position in i): a bound. The lanes are
+  /// in range in every block but the grid's last: taken in that common case
+  /// (true for `i < n`, false for `i >= n`), the same for every lane, and
+  /// stated. Not for a comparison with a loop's counter or the block's size
+  /// (`tx <= m`, `tid < blockDim.x / 2`: the lanes split), which stays
+  /// undecided.
+  std::optional<AbsValue> boundCommonCase(BinaryOperatorKind Op,
+                                          const LaneVec &X,
+                                          const LaneVec &Y) {
+    if (Op != BO_LT && Op != BO_LE && Op != BO_GT && Op != BO_GE)
+      return std::nullopt;
+    // The index side: the one that varies over the lanes, else the one that
+    // names the block's position (`y >= h` with y = 8*blockIdx.y +
+    // threadIdx.y, one row per warp).
+    auto NamesBlock = [&](const LaneVec &V) {
+      for (unsigned L = 0; L < (V.isUniform() ? 1u : WarpSize); ++L)
+        for (const Poly::Term &T : V.lane(L).terms())
+          for (SymbolId S : T.Mono)
+            if (Syms.get(S).Kind == SymbolKind::BlockIdx)
+              return true;
+      return false;
+    };
+    bool XIndex;
+    if (X.isUniform() != Y.isUniform())
+      XIndex = !X.isUniform();
+    else if (X.isUniform() && NamesBlock(X) != NamesBlock(Y))
+      XIndex = NamesBlock(X);
+    else
+      return std::nullopt;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      auto D = Poly::sub(X.lane(L), Y.lane(L));
+      if (!D)
+        return std::nullopt;
+      for (const Poly::Term &T : D->terms())
+        for (SymbolId S : T.Mono) {
+          SymbolKind K = Syms.get(S).Kind;
+          if (K != SymbolKind::BlockIdx && K != SymbolKind::GridDim &&
+              K != SymbolKind::Param && K != SymbolKind::Opaque)
+            return std::nullopt;
+        }
+    }
+    bool Less = Op == BO_LT || Op == BO_LE;
+    bool InRange = XIndex ? Less : !Less;
+    AbsValue V = AbsValue::integer(LaneVec(Poly(InRange ? 1 : 0)));
+    std::string Note = std::string("a bound that the block's position or a "
+                                   "runtime value decides: taken as ") +
+                       (InRange ? "true" : "false") +
+                       " for every lane, its common case (in range, away "
+                       "from the grid's edge)";
+    LaneClassNotes.insert(Note);
+    V.Assumed.push_back(Note);
+    return V;
+  }
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
@@ -712,6 +767,9 @@ struct Interpreter::Impl {
     if (Unknown && InIfCondition && (Op == BO_EQ || Op == BO_NE) &&
         N == WarpSize)
       if (auto V = equalityByLaneClass(Op, X, Y))
+        return *V;
+    if (Unknown && InIfCondition)
+      if (auto V = boundCommonCase(Op, X, Y))
         return *V;
     if (Unknown)
       return AbsValue::unknown("comparison not known per lane");
@@ -2341,13 +2399,26 @@ struct Interpreter::Impl {
     std::optional<LaneMask> Taken;
     if (Cond.isInt())
       Taken = truth(Cond.Val);
+    // What the condition's lanes rest on (a bound's common case, a class of
+    // lanes), said with every access under it.
+    size_t NotesBefore = CondNotes.size();
+    if (Taken)
+      for (const std::string &N : Cond.Assumed)
+        if (LaneClassNotes.count(N))
+          CondNotes.push_back("`" + text(If->getCond()) + "`: " + N);
+    // (`if (i >= n) return;` taken as false: what follows rests on it, so
+    // its note stays for the rest of the body.)
     if (Taken && *Taken == AllLanes && Cond.Val.isUniform()) {
       exec(If->getThen());
+      if (!(If->getElse() && alwaysReturns(If->getElse())))
+        CondNotes.resize(NotesBefore);
       return;
     }
     if (Taken && *Taken == 0 && Cond.Val.isUniform()) {
       if (If->getElse())
         exec(If->getElse());
+      if (!alwaysReturns(If->getThen()))
+        CondNotes.resize(NotesBefore);
       return;
     }
     LaneMask Saved = Active;
@@ -2360,21 +2431,11 @@ struct Interpreter::Impl {
     // Not decided per lane: every active lane is taken through both sides,
     // and the accesses there say so.
     bool Undecided = !Taken && !UniformCond;
-    size_t NotesBefore = CondNotes.size();
     if (Undecided) {
       ++UndecidedConds;
-      auto *B = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
-      bool Bound = B && B->isRelationalOp();
-      CondNotes.push_back(
-          "`" + text(If->getCond()) + "` " +
-          (Bound ? "taken as true for every active lane (not decided per "
-                   "lane: the common case of a bound, away from its edge)"
-                 : "not decided per lane: every active lane taken through "
-                   "the branch"));
-    } else if (Taken) {
-      for (const std::string &N : Cond.Assumed)
-        if (LaneClassNotes.count(N))
-          CondNotes.push_back("`" + text(If->getCond()) + "`: " + N);
+      CondNotes.push_back("`" + text(If->getCond()) +
+                          "` not decided per lane: every active lane taken "
+                          "through the branch");
     }
     auto EnvBefore = Env;
     if (Taken)
@@ -2385,7 +2446,12 @@ struct Interpreter::Impl {
     Active = Taken ? (Saved & ~*Taken) : Saved;
     if (If->getElse())
       exec(If->getElse());
-    CondNotes.resize(NotesBefore);
+    // A return that no active lane takes: what follows rests on it.
+    bool Kept = Taken && (((*Taken & Saved) == 0 && alwaysReturns(If->getThen())) ||
+                          ((*Taken & Saved) == Saved && If->getElse() &&
+                           alwaysReturns(If->getElse())));
+    if (!Kept)
+      CondNotes.resize(NotesBefore);
     mergeInto(EnvThen, Env, Taken, UniformCond ? If : nullptr);
     Env = std::move(EnvThen);
     Active = Saved;
