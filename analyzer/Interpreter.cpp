@@ -686,8 +686,31 @@ struct Interpreter::Impl {
             return std::nullopt;
         }
     }
-    bool Less = Op == BO_LT || Op == BO_LE;
-    bool InRange = XIndex ? Less : !Less;
+    // Normalized to `index OP other`.
+    const LaneVec &Other = XIndex ? Y : X;
+    BinaryOperatorKind O = Op;
+    if (!XIndex)
+      O = Op == BO_LT ? BO_GT : Op == BO_GT ? BO_LT : Op == BO_LE ? BO_GE : BO_LE;
+    bool Less = O == BO_LT || O == BO_LE;
+    bool InRange;
+    auto D0 = XIndex ? Poly::sub(X.lane(0), Y.lane(0))
+                     : Poly::sub(Y.lane(0), X.lane(0));
+    auto R = D0 ? range(*D0) : std::nullopt;
+    if (R) {
+      // The index's range is known (the grid is): the truth for most of
+      // it, at its middle (`i > 1` and `i < N - 1` both hold there).
+      int64_t Mid = R->first + (R->second - R->first) / 2;
+      InRange = Less ? (O == BO_LT ? Mid < 0 : Mid <= 0)
+                     : (O == BO_GT ? Mid > 0 : Mid >= 0);
+    } else if (Other.isUniform() && Other.uniform().asConstant() &&
+               *Other.uniform().asConstant() <= WarpSize) {
+      // Against a small constant, the index is past it (a lower bound:
+      // i > 1, i >= 1); against a problem size (N - 1), below it.
+      InRange = !Less;
+    } else {
+      // Against a runtime or large size, below it (an upper bound: i < n).
+      InRange = Less;
+    }
     AbsValue V = AbsValue::integer(LaneVec(Poly(InRange ? 1 : 0)));
     std::string Note = std::string("a bound that the block's position or a "
                                    "runtime value decides: taken as ") +
