@@ -306,6 +306,9 @@ struct InstanceMetrics {
   bool HasBanks = false;
   unsigned AlignedCases = 0, MisalignedCases = 0, Cases = 0;
   bool ResidueExact = true;
+  /// The inexact part of the run's start includes a computed or loaded
+  /// value: assuming it a multiple of 32 bytes proves nothing.
+  bool ResidueDataDependent = false;
   std::set<int64_t> MisalignValues;
   unsigned VecAligned = 0, VecMisaligned = 0;
   std::optional<std::array<int64_t, WarpSize>> LaneOffsets;
@@ -330,7 +333,8 @@ struct ResidueCase {
 /// number, an opaque load) make the result inexact: they are taken as 0.
 std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
                                   int64_t Mod, bool &Exact,
-                                  std::vector<std::string> &Unknown) {
+                                  std::vector<std::string> &Unknown,
+                                  bool *DataDependent = nullptr) {
   Exact = true;
   struct Enum {
     int64_t Coeff;
@@ -360,8 +364,13 @@ std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
     }
     Exact = false;
     std::string Name;
-    for (SymbolId X : T.Mono)
+    for (SymbolId X : T.Mono) {
       Name += (Name.empty() ? "" : "*") + Syms.get(X).Name;
+      // A value the code computed or loaded (`cur[b]` indexing 2040-byte
+      // structs), not a size: nothing makes its offset a multiple of 32.
+      if (Syms.get(X).Kind == SymbolKind::Opaque && DataDependent)
+        *DataDependent = true;
+    }
     Unknown.push_back(Name);
   }
   std::map<int64_t, double> Count;
@@ -716,8 +725,8 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   }
   bool Exact = true;
   std::vector<std::string> UnknownTerms;
-  std::vector<ResidueCase> Cases =
-      residues(Base, Syms, SectorBytes, Exact, UnknownTerms);
+  std::vector<ResidueCase> Cases = residues(Base, Syms, SectorBytes, Exact,
+                                            UnknownTerms, &M.ResidueDataDependent);
   // Shared memory: the base only rotates the banks (for accesses of whole
   // words); what is unknown of it changes nothing.
   if (!Exact && A.Region->Space == MemSpace::Shared && A.Bytes >= 4) {
@@ -1464,7 +1473,7 @@ void KernelAnalysis::run() {
       double W = 0, Sec = 0, Lines = 0, Partial = 0, Bytes = 0, Wave = 0,
              Ideal = 0;
       unsigned Aligned = 0, Misaligned = 0, VecOk = 0, VecBad = 0;
-      bool ResidueExact = true, HasBanks = true;
+      bool ResidueExact = true, HasBanks = true, DataDependent = false;
       std::set<int64_t> Mis;
       F.SectorsMin = UINT32_MAX;
       std::optional<int64_t> Contig;
@@ -1484,6 +1493,7 @@ void KernelAnalysis::run() {
         VecOk += M.VecAligned;
         VecBad += M.VecMisaligned;
         ResidueExact = ResidueExact && M.ResidueExact;
+        DataDependent = DataDependent || M.ResidueDataDependent;
         Mis.insert(M.MisalignValues.begin(), M.MisalignValues.end());
         F.SectorsMin = std::min<unsigned>(F.SectorsMin, M.SectorsMin);
         F.SectorsMax = std::max<unsigned>(F.SectorsMax, M.SectorsMax);
@@ -1536,7 +1546,7 @@ void KernelAnalysis::run() {
           F.VectorAligned = true;
         else if (VecOk == 0)
           F.VectorAligned = false;
-      } else if (M0.Groups == 1) {
+      } else if (M0.Groups == 1 && !DataDependent) {
         // What the stated alignment assumptions (unknown terms taken as
         // multiples of 32 bytes) give.
         F.AssumedAlignment = Misaligned == 0 ? AlignmentFact::Aligned

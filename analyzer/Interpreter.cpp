@@ -500,6 +500,11 @@ struct Interpreter::Impl {
     case BO_LAnd:
     case BO_LOr: {
       auto Tx = truth(X), Ty = truth(Y);
+      // One side decides every lane on its own (`full || i + 3 < n` with
+      // the bound true; `a && b` with a false).
+      LaneMask Decides = Op == BO_LOr ? AllLanes : 0;
+      if ((Tx && *Tx == Decides) || (Ty && *Ty == Decides))
+        return AbsValue::integer(LaneVec(Poly(Op == BO_LOr ? 1 : 0)));
       if (!Tx || !Ty)
         return AbsValue::unknown("condition not known per lane");
       std::array<Poly, WarpSize> Lanes;
