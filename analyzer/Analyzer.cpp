@@ -596,6 +596,7 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
   if (!Opts.Padding.empty())
     I->setPadding(&Opts.Padding);
   I->setOnlyPaddedArrays(Opts.OnlyPaddedArrays);
+  I->setPointerOffsets(&KC.Shape.PointerOffsets);
   I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)
     *NeedConcrete = I->needsConcreteWarps();

@@ -109,6 +109,8 @@ struct Interpreter::Impl {
   static constexpr unsigned MaxInlineDepth = 8;
   const std::map<const VarDecl *, int64_t> *Padding = nullptr;
   bool OnlyPadded = false;
+  const std::vector<std::pair<const ParmVarDecl *, int64_t>> *PointerOffsets =
+      nullptr;
 
   Impl(ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -3540,9 +3542,14 @@ void Interpreter::run(
       continue;
     }
     QualType T = PD->getType();
+    int64_t Offset = 0;
+    if (P->PointerOffsets)
+      for (const auto &[Param, Bytes] : *P->PointerOffsets)
+        if (Param == PD)
+          Offset = Bytes;
     if (T->isPointerType())
       P->Env[PD] = AbsValue::pointer(P->regionFor(PD, MemSpace::Global),
-                                     Poly(0), T->getPointeeType());
+                                     Poly(Offset), T->getPointeeType());
     else if (T->isRecordType())
       P->Env[PD] = P->paramStruct(T, PD->getNameAsString(), 0);
     else
@@ -3608,6 +3615,11 @@ void Interpreter::setPadding(
 }
 
 void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
+
+void Interpreter::setPointerOffsets(
+    const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> *Offsets) {
+  P->PointerOffsets = Offsets;
+}
 
 AbsValue Interpreter::evalHostExpr(ASTContext &Ctx, const Expr *E,
                                    const FunctionDecl *Enclosing,

@@ -111,6 +111,9 @@ public:
   /// Only the padded arrays' accesses matter (a padding search): loops that
   /// do not name them are not run iteration by iteration.
   void setOnlyPaddedArrays(bool Only);
+  /// Pointer parameters that start this many bytes past their allocation.
+  void setPointerOffsets(
+      const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> *Offsets);
 
   /// Evaluates \p Kernel's body. Integer parameters become the symbols given
   /// in \p ParamSymbols (shared by every instance of one analysis).

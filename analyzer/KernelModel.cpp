@@ -161,6 +161,9 @@ public:
           C = V.Val.asConstant();
       }
       L.ArgConst.push_back(C);
+      L.ArgPtrOffset.push_back(Arg->getType()->isPointerType()
+                                   ? pointerOffset(Arg, Where, K)
+                                   : std::nullopt);
       L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
                               sameExpr(Arg, BlockX));
     }
@@ -224,7 +227,54 @@ public:
     SourceLocation Loc;
     std::vector<std::optional<int64_t>> ArgConst;
     std::vector<bool> ArgIsBlockX;
+    /// Pointer arguments: bytes past the start of what they point into
+    /// (`d_in + 3` of floats: 12), when the start is a plain pointer
+    /// variable or parameter and the offset a constant.
+    std::vector<std::optional<int64_t>> ArgPtrOffset;
   };
+
+  /// `p`, `p + C`, `&p[C]` with p a pointer variable: C elements in bytes.
+  std::optional<int64_t> pointerOffset(const Expr *Arg,
+                                       const FunctionDecl *Where,
+                                       const Expr *At) {
+    const Expr *E = Arg->IgnoreParenImpCasts();
+    if (auto *C = dyn_cast<CStyleCastExpr>(E))
+      if (C->getType()->isPointerType() &&
+          C->getSubExpr()->getType()->isPointerType() &&
+          Ctx.getTypeSizeInChars(C->getType()->getPointeeType()) ==
+              Ctx.getTypeSizeInChars(C->getSubExpr()->getType()->getPointeeType()))
+        E = C->getSubExpr()->IgnoreParenImpCasts();
+    auto IsBase = [](const Expr *B) {
+      auto *D = dyn_cast<DeclRefExpr>(B->IgnoreParenImpCasts());
+      return D && isa<VarDecl>(D->getDecl()) &&
+             D->getType()->isPointerType();
+    };
+    if (IsBase(E))
+      return 0;
+    const Expr *Base = nullptr, *Index = nullptr;
+    if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() == BO_Add) {
+        Base = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+        Index = Base == B->getLHS() ? B->getRHS() : B->getLHS();
+      }
+    } else if (auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_AddrOf)
+        if (auto *S = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
+          Base = S->getBase();
+          Index = S->getIdx();
+        }
+    }
+    if (!Base || !Index || !IsBase(Base) || !Index->getType()->isIntegerType())
+      return std::nullopt;
+    QualType Pointee = Base->IgnoreParenImpCasts()->getType()->getPointeeType();
+    if (Pointee->isIncompleteType() || Pointee->isDependentType())
+      return std::nullopt;
+    AbsValue V = Interpreter::evalHostExpr(Ctx, Index, Where, At);
+    auto C = V.isInt() ? V.Val.asConstant() : std::nullopt;
+    if (!C)
+      return std::nullopt;
+    return *C * Ctx.getTypeSizeInChars(Pointee).getQuantity();
+  }
   ASTContext &Ctx;
   std::vector<const FunctionDecl *> Enclosing;
   std::vector<FunctionDecl *> Kernels;
@@ -359,10 +409,34 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
     std::vector<std::pair<const ParmVarDecl *, int64_t>> ConstParams;
     std::vector<const ParmVarDecl *> BlockXParams;
     std::vector<std::string> ParamAssumptions;
+    std::vector<std::pair<const ParmVarDecl *, int64_t>> PtrOffsets;
     if (LI0 != C.Launches.end() && !LI0->second.empty()) {
       const auto &Ls = LI0->second;
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const ParmVarDecl *PD = FD->getParamDecl(I);
+        if (PD->getType()->isPointerType()) {
+          std::optional<int64_t> Off;
+          bool Same = true;
+          for (const auto &L : Ls) {
+            if (I >= L.ArgPtrOffset.size() || !L.ArgPtrOffset[I] ||
+                (Off && *Off != *L.ArgPtrOffset[I])) {
+              Same = false;
+              break;
+            }
+            Off = L.ArgPtrOffset[I];
+          }
+          if (Same && Off && *Off != 0) {
+            PtrOffsets.push_back({PD, *Off});
+            ParamAssumptions.push_back(
+                "`" + PD->getNameAsString() + "` points " +
+                std::to_string(*Off) + " bytes past the start of an " +
+                "allocation: " +
+                (Ls.size() == 1 ? "the launch at " + locString(SM, Ls.front().Loc)
+                                : std::string("every launch in this file")) +
+                " passes it so");
+          }
+          continue;
+        }
         if (!PD->getType()->isIntegerType())
           continue;
         bool AllConst = true, AllBlockX = true;
@@ -396,6 +470,7 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
     auto Add = [&](BlockShape Shape) {
       Shape.ConstParams = ConstParams;
       Shape.BlockDimXParams = BlockXParams;
+      Shape.PointerOffsets = PtrOffsets;
       for (const std::string &A : ParamAssumptions)
         Shape.Assumptions.push_back(A);
       Out.push_back({FD, Name, std::move(Shape)});

@@ -61,6 +61,9 @@ struct BlockShape {
   /// Integer parameters that every launch passes its block size (x) for
   /// (`k<<<g, block_size>>>(..., block_size)`): blockDim.x inside.
   std::vector<const clang::ParmVarDecl *> BlockDimXParams;
+  /// Pointer parameters that every launch passes the same constant number
+  /// of bytes past an allocation's start for (`k<<<g, b>>>(d_in + 3)`).
+  std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> PointerOffsets;
 };
 
 struct KernelConfig {
