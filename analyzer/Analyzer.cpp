@@ -1340,8 +1340,10 @@ void KernelAnalysis::run() {
   for (const auto &[PD, V] : KC.Shape.ConstParams)
     Params[PD] = AbsValue::integer(Poly(V));
 
+  // (A padding search reads no readable forms.)
   std::vector<RawAccess> Display;
-  walk(displayInstance(), Display, nullptr);
+  if (!Opts.OnlyPaddedArrays)
+    walk(displayInstance(), Display, nullptr);
   mergeFieldLoads(Ctx, Display);
   std::map<AccessKey, const RawAccess *> DisplayByKey;
   for (const RawAccess &A : Display)
@@ -1369,6 +1371,8 @@ void KernelAnalysis::run() {
       Instances.push_back(W);
       walk(W, Walks.back(), nullptr);
       Weights.push_back(1.0);
+      if (Opts.FirstWarpOnly)
+        break;
     }
     if (!KC.Shape.Dim)
       ShapeAssumptions.push_back(

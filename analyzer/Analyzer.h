@@ -48,6 +48,9 @@ struct AnalysisOptions {
   /// Facts only for the accesses of the arrays in Padding (what a padding
   /// search needs: the other accesses are unchanged by it).
   bool OnlyPaddedArrays = false;
+  /// Walk only the block's first warp when the warps are walked one by one
+  /// (a quick test: a conflict there is a conflict of the block's average).
+  bool FirstWarpOnly = false;
 };
 
 struct KernelInfo {

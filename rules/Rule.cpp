@@ -62,10 +62,12 @@ std::string RuleContext::text(clang::SourceRange R) const {
 
 AnalysisResult
 RuleContext::reanalyze(size_t Kernel,
-                       const std::map<const clang::VarDecl *, int64_t> &Pad) const {
+                       const std::map<const clang::VarDecl *, int64_t> &Pad,
+                       bool FirstWarpOnly) const {
   AnalysisOptions O = Opts;
   O.Padding = Pad;
   O.OnlyPaddedArrays = true;
+  O.FirstWarpOnly = FirstWarpOnly;
   return analyzeKernel(Ctx, Result.Kernels[Kernel], O);
 }
 

@@ -110,8 +110,11 @@ public:
   std::string text(clang::SourceRange R) const;
   /// The analyzer's facts for the accesses of the padded arrays of a
   /// kernel, under hypothetical padding.
+  /// With \p FirstWarpOnly, of the block's first warp only (when the
+  /// warps are walked one by one): a quick test for conflicts.
   AnalysisResult reanalyze(size_t Kernel,
-                           const std::map<const clang::VarDecl *, int64_t> &Pad) const;
+                           const std::map<const clang::VarDecl *, int64_t> &Pad,
+                           bool FirstWarpOnly = false) const;
 };
 
 class Rule {

@@ -303,6 +303,24 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
         Works = false;
         break;
       }
+      // A conflict in the first warp is one of the block: most paddings
+      // fail there, at a fraction of the cost of every warp.
+      auto Conflicts = [&](const AnalysisResult &R) {
+        for (const AccessFacts &F : R.Accesses) {
+          auto *FVD = dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl
+                                                         : nullptr);
+          if (FVD && declKey(FVD) == Key && F.AddressKnown &&
+              F.BankConflictWays && *F.BankConflictWays > 1.0 + 1e-9)
+            return true;
+        }
+        return false;
+      };
+      if (Ctx.Result.Kernels[K].ConcreteWarps &&
+          Conflicts(Ctx.reanalyze(K, {{VD, Pad}}, /*FirstWarpOnly=*/true))) {
+        Works = false;
+        std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
+        break;
+      }
       AnalysisResult R = Ctx.reanalyze(K, {{VD, Pad}});
       for (const AccessFacts &F : R.Accesses) {
         auto *FVD = dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl
