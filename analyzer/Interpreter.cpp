@@ -2568,43 +2568,35 @@ struct Interpreter::Impl {
     return false;
   }
 
-  /// A break, continue, return or goto that leaves this loop's iteration
-  /// early (break/continue of nested loops and switches do not count).
-  static bool jumpsOut(const Stmt *S, bool InLoop = false, bool InSwitch = false) {
+  /// A return or goto, or a break (with \p Continue, a continue too) of
+  /// this loop, not of a nested loop or switch, in \p S.
+  static bool exits(const Stmt *S, bool Continue, bool InLoop = false,
+                    bool InSwitch = false) {
     if (!S)
       return false;
     if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
       return true;
     if (isa<ContinueStmt>(S))
-      return !InLoop;
+      return Continue && !InLoop;
     if (isa<BreakStmt>(S))
       return !InLoop && !InSwitch;
     bool Loop = InLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
                 isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
     bool Switch = InSwitch || isa<SwitchStmt>(S);
     for (const Stmt *C : S->children())
-      if (jumpsOut(C, Loop, Switch))
+      if (exits(C, Continue, Loop, Switch))
         return true;
     return false;
   }
 
+  /// A break, continue, return or goto that leaves this loop's iteration
+  /// early.
+  static bool jumpsOut(const Stmt *S) { return exits(S, /*Continue=*/true); }
+
   /// A break, return or goto that leaves this loop before its header says
   /// (a `continue` only ends the iteration).
-  static bool leavesEarly(const Stmt *S, bool InLoop = false,
-                          bool InSwitch = false) {
-    if (!S)
-      return false;
-    if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
-      return true;
-    if (isa<BreakStmt>(S))
-      return !InLoop && !InSwitch;
-    bool Loop = InLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
-                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
-    bool Switch = InSwitch || isa<SwitchStmt>(S);
-    for (const Stmt *C : S->children())
-      if (leavesEarly(C, Loop, Switch))
-        return true;
-    return false;
+  static bool leavesEarly(const Stmt *S) {
+    return exits(S, /*Continue=*/false);
   }
 
   /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
