@@ -291,6 +291,16 @@ constexpr int64_t MaxFootprintShifts = 1024;
 using AccessKey =
     std::tuple<const Expr *, AccessKind, std::vector<const Expr *>, unsigned>;
 
+/// Both accesses are in the same iteration of the same loops.
+bool sameLoops(const RawAccess &A, const RawAccess &B) {
+  if (A.Loops.size() != B.Loops.size())
+    return false;
+  for (size_t I = 0; I < A.Loops.size(); ++I)
+    if (A.Loops[I].Loop != B.Loops[I].Loop || A.Loops[I].Sym != B.Loops[I].Sym)
+      return false;
+  return true;
+}
+
 AccessKey keyOf(const RawAccess &A) {
   return {A.E, A.Kind, A.CallStack, A.Piece};
 }
@@ -974,14 +984,6 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
       return std::nullopt;
     return Member{0, RD, Off, int64_t(A.Bytes), *Base};
   };
-  auto SameLoops = [](const RawAccess &A, const RawAccess &B) {
-    if (A.Loops.size() != B.Loops.size())
-      return false;
-    for (size_t I = 0; I < A.Loops.size(); ++I)
-      if (A.Loops[I].Loop != B.Loops[I].Loop || A.Loops[I].Sym != B.Loops[I].Sym)
-        return false;
-    return true;
-  };
   std::vector<bool> Drop(Raw.size(), false);
   for (size_t I = 0; I < Raw.size(); ++I) {
     if (Drop[I])
@@ -996,7 +998,7 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
       if (B.Region == Raw[I].Region && B.Kind != AccessKind::Load)
         break; // a store between: not merged across it
       if (Drop[J] || B.Region != Raw[I].Region || B.CallStack != Raw[I].CallStack ||
-          B.Active != Raw[I].Active || !SameLoops(B, Raw[I]))
+          B.Active != Raw[I].Active || !sameLoops(B, Raw[I]))
         continue;
       auto M = MemberOf(B);
       if (!M || M->RD != First->RD || !(M->Base == First->Base))
@@ -1251,14 +1253,6 @@ void KernelAnalysis::blockStride(const RawAccess &A, const Poly &Stride,
 /// (a stencil's in[i-1], in[i], in[i+1]).
 void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
                                   std::map<const RawAccess *, Sibling> &Out) {
-  auto SameLoops = [](const RawAccess &A, const RawAccess &B) {
-    if (A.Loops.size() != B.Loops.size())
-      return false;
-    for (size_t I = 0; I < A.Loops.size(); ++I)
-      if (A.Loops[I].Loop != B.Loops[I].Loop || A.Loops[I].Sym != B.Loops[I].Sym)
-        return false;
-    return true;
-  };
   /// The constant distance from A to B, the same for every lane.
   auto Distance = [](const RawAccess &A, const RawAccess &B)
       -> std::optional<int64_t> {
@@ -1282,7 +1276,7 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
         continue;
       // Same-iteration accesses a lane-uniform distance away (`x[i]` and
       // `x[i + blockDim.x]`): what a striped loop's window is made of.
-      if (B.Kind == A.Kind && SameLoops(A, B)) {
+      if (B.Kind == A.Kind && sameLoops(A, B)) {
         std::optional<Poly> U;
         bool Uniform = true;
         for (unsigned L = 0; L < WarpSize && Uniform; ++L) {
@@ -1302,7 +1296,7 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
       // neighbour may also be outside the loop (`rowptr[r]` before a loop
       // bounded by `rowptr[r + 1]`): a constant distance means neither
       // moves with the loop, so the warp reads both every time.
-      if (B.Kind == A.Kind && SameLoops(A, B))
+      if (B.Kind == A.Kind && sameLoops(A, B))
         Near.push_back({*D, &B});
       if (B.Kind != AccessKind::Store && A.Kind != AccessKind::Store &&
           std::abs(*D) < SectorBytes && !S.Neighbour)

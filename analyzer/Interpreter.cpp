@@ -2739,7 +2739,12 @@ struct Interpreter::Impl {
 
   /// The trip count's range over the lanes that the last tripCountOf()
   /// found (also when the lanes' counts differ).
-  std::optional<std::pair<int64_t, int64_t>> LastTripRange;
+  /// (Members initialized: GCC 12 otherwise warns that an optional pair's
+  /// fields may be used uninitialized.)
+  struct TripBounds {
+    int64_t first = 0, second = 0;
+  };
+  std::optional<TripBounds> LastTripRange;
 
   /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
   std::optional<int64_t> tripCount(const Expr *Cond, const VarDecl *IV,
@@ -2815,7 +2820,7 @@ struct Interpreter::Impl {
     };
     auto T1 = Trips(*MinDist), T2 = Trips(*MaxDist);
     if (T1 && T2)
-      LastTripRange = std::make_pair(std::min(*T1, *T2), std::max(*T1, *T2));
+      LastTripRange = TripBounds{std::min(*T1, *T2), std::max(*T1, *T2)};
     if (!T1 || !T2 || *T1 != *T2)
       return std::nullopt;
     return *T1;
@@ -2989,7 +2994,7 @@ struct Interpreter::Impl {
       if (U.VD != IV && !BodyModified.count(U.VD))
         IncLinear.push_back(U);
     std::optional<int64_t> Trip;
-    std::optional<std::pair<int64_t, int64_t>> TripRange;
+    std::optional<TripBounds> TripRange;
     LastTripRange.reset();
     if (IV && IVStep->Val.asConstant()) {
       Trip = tripCount(Cond, IV, *IVStart, *IVStep->Val.asConstant());
@@ -3017,8 +3022,8 @@ struct Interpreter::Impl {
           if (auto T = tripCount(Cond, U.VD, AbsValue::integer(*Next), Step))
             Trip = 1 + *T;
           if (LastTripRange)
-            LastTripRange = std::make_pair(LastTripRange->first + 1,
-                                           LastTripRange->second + 1);
+            LastTripRange = TripBounds{LastTripRange->first + 1,
+                                       LastTripRange->second + 1};
         } else {
           Trip = tripCount(Cond, U.VD, S->second, Step);
         }
@@ -3262,6 +3267,17 @@ struct Interpreter::Impl {
     // iterations: its variables stay unknown. A `continue` skips no update
     // of these: body updates are not linear when one may skip them.)
     bool Early = leavesEarly(Body);
+    // The variables the same for every lane through the loop: the uniform
+    // ones, and the counters that start and step uniformly.
+    auto UniformAfter = [&] {
+      llvm::SmallPtrSet<const VarDecl *, 8> U(Uniform.begin(), Uniform.end());
+      if (IV && isUniformInt(*IVStart) && isUniformInt(*IVStep))
+        U.insert(IV);
+      for (auto &[VD, D] : Linear)
+        if (isUniformInt(EntryValue(VD)) && isUniformInt(D))
+          U.insert(VD);
+      return U;
+    };
     if (Trip && !Early) {
       Poly N(*Trip);
       for (auto &[VD, D] : Linear)
@@ -3272,12 +3288,7 @@ struct Interpreter::Impl {
       // An unknown trip count that is the same for every lane (a condition
       // of lane-uniform values: `k < nz - 1`): the counters end at their
       // start plus the step times that count, a symbol of its own.
-      llvm::SmallPtrSet<const VarDecl *, 8> U(Uniform.begin(), Uniform.end());
-      if (IV && isUniformInt(*IVStart) && isUniformInt(*IVStep))
-        U.insert(IV);
-      for (auto &[VD, D] : Linear)
-        if (isUniformInt(EntryValue(VD)) && isUniformInt(D))
-          U.insert(VD);
+      llvm::SmallPtrSet<const VarDecl *, 8> U = UniformAfter();
       if (uniformExpr(Cond, U)) {
         std::string Name = Ref.VarName.empty() ? "loop" : Ref.VarName;
         SymbolId NS = opaqueSymbol("trips:" + std::to_string(Syms.size()),
@@ -3294,12 +3305,7 @@ struct Interpreter::Impl {
     // leaves it after the same iteration: a condition of uniform values,
     // no early exit.
     if (!Uniform.empty() && !jumpsOut(Body)) {
-      llvm::SmallPtrSet<const VarDecl *, 8> U(Uniform.begin(), Uniform.end());
-      if (IV && isUniformInt(*IVStart) && isUniformInt(*IVStep))
-        U.insert(IV);
-      for (auto &[VD, D] : Linear)
-        if (isUniformInt(EntryValue(VD)) && isUniformInt(D))
-          U.insert(VD);
+      llvm::SmallPtrSet<const VarDecl *, 8> U = UniformAfter();
       if (!Cond || uniformExpr(Cond, U))
         for (const VarDecl *VD : Uniform)
           Env[VD] = AbsValue::integer(Poly::symbol(
