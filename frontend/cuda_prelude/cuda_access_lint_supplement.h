@@ -47,6 +47,22 @@
 #error "cuda_access_lint_supplement.h is for clang's CUDA mode (-x cuda)"
 #endif
 
+/* ---- Host headers nvcc's cuda_runtime.h brings in --------------------- */
+
+/* nvcc's cuda_runtime.h includes, for its host pass, <string.h> and <time.h>
+ * (crt/common_functions.h) and <math.h>, <stdlib.h>, <cmath>, <cstdlib>
+ * (crt/math_functions.h), so host code in a .cu calls isfinite(), isnan(),
+ * clock(), time(), memcpy() ... with no include of its own (llm.c's
+ * dev/cuda/common.h does). Clang's CUDA wrapper includes only <cmath> and
+ * <cstdlib>, whose names are in std:: (the global isfinite() overloads it
+ * declares are __device__), so such calls fail in host functions. The same
+ * headers, included here, give the host side what nvcc gives it (and no
+ * more: <stdio.h>, <new> and <assert.h> come only with nvcc's device pass). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 /* ---- Declaration specifiers ------------------------------------------- */
 
 #undef __managed__
