@@ -8,7 +8,10 @@
 //    CUDA toolkit;
 //  - cuda_access_lint_supplement.h: declarations nvcc provides and clang's
 //    CUDA headers lack (the cache-hint stores, ...), force-included when a
-//    toolkit is used.
+//    toolkit is used;
+//  - fallback/: stand-ins for host headers that nvcc's host compiler finds
+//    and clang has none of (GCC's omp.h), searched after every other
+//    include directory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,9 @@ inline constexpr llvm::StringLiteral PreludeHeader =
     "cuda_access_lint_prelude.h";
 inline constexpr llvm::StringLiteral SupplementHeader =
     "cuda_access_lint_supplement.h";
+/// Stand-ins for host headers clang lacks (omp.h), searched after every
+/// other include directory (-idirafter).
+inline constexpr llvm::StringLiteral FallbackDir = "fallback";
 
 } // namespace cal
 

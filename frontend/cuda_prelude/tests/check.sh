@@ -33,9 +33,11 @@ VERBOSE="${VERBOSE:-0}"
 extra=($CXXFLAGS_EXTRA)
 common=(-x cuda --cuda-device-only "--offload-arch=$ARCH" -fsyntax-only -Wall "${extra[@]}")
 mode_b=("${common[@]}" --cuda-path=/nonexistent/cuda-access-lint -nocudainc -nocudalib
-        -isystem "$prelude_dir" -include cuda_access_lint_prelude.h)
+        -isystem "$prelude_dir" -idirafter "$prelude_dir/fallback"
+        -include cuda_access_lint_prelude.h)
 mode_t=("${common[@]}" "--cuda-path=$CUDA_PATH" -isystem "$CUDA_PATH/include/cccl"
-        -Wno-unknown-cuda-version -include "$prelude_dir/cuda_access_lint_supplement.h")
+        -Wno-unknown-cuda-version -idirafter "$prelude_dir/fallback"
+        -include "$prelude_dir/cuda_access_lint_supplement.h")
 
 have_clang=1; command -v "$CLANG" >/dev/null 2>&1 || have_clang=0
 have_toolkit=1; [ -d "$CUDA_PATH/include" ] || have_toolkit=0
