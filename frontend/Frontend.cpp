@@ -5,6 +5,7 @@
 
 #include "frontend/BuiltinHeaders.h"
 #include "frontend/CompilerFlags.h"
+#include "frontend/ParseProblems.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -12,6 +13,9 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Basic/DiagnosticLex.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -65,11 +69,21 @@ private:
   CompileCommand Cmd;
 };
 
-/// Forwards clang's diagnostics to a printer and counts the errors.
-class CountingDiagnosticConsumer : public clang::DiagnosticConsumer {
+/// Holds clang's diagnostics, rendered, until the parse is over: only then
+/// is it known which errors touch the kernels (ParseProblems.h). A note
+/// belongs to the error or warning before it.
+class BufferingDiagnosticConsumer : public clang::DiagnosticConsumer {
 public:
-  CountingDiagnosticConsumer(llvm::raw_ostream &OS, bool Color)
-      : Printer(OS, DiagOpts) {
+  struct Entry {
+    clang::DiagnosticsEngine::Level Level;
+    clang::SourceLocation Loc;
+    std::string Message; ///< clang's message, without location
+    size_t Begin, End;   ///< the rendered text, notes included
+    std::string MissingHeader; ///< a header that was not found
+  };
+
+  explicit BufferingDiagnosticConsumer(bool Color)
+      : Stream(Text), Printer(Stream, DiagOpts) {
     DiagOpts.ShowColors = Color;
   }
   void BeginSourceFile(const clang::LangOptions &LO,
@@ -81,62 +95,190 @@ public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    size_t Before = Text.size();
     Printer.HandleDiagnostic(Level, Info);
+    if (Level == clang::DiagnosticsEngine::Note && !Entries.empty()) {
+      Entries.back().End = Text.size();
+      return;
+    }
+    Entry E{Level, Info.getLocation(), "", Before, Text.size(), ""};
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    E.Message = Msg.str().str();
+    if (Info.getID() == clang::diag::err_pp_file_not_found ||
+        Info.getID() == clang::diag::err_pp_file_not_found_angled_include_not_fatal ||
+        Info.getID() == clang::diag::err_pp_file_not_found_typo_not_fatal)
+      E.MissingHeader = Info.getArgStdStr(0);
+    Entries.push_back(std::move(E));
   }
+
+  static bool isError(const Entry &E) {
+    return E.Level >= clang::DiagnosticsEngine::Error;
+  }
+  /// Writes the entries \p Keep selects, in order.
+  void flush(llvm::raw_ostream &OS, const std::vector<bool> &Keep) {
+    for (size_t I = Flushed; I < Entries.size(); ++I)
+      if (I - Flushed >= Keep.size() || Keep[I - Flushed])
+        OS << llvm::StringRef(Text).slice(Entries[I].Begin, Entries[I].End);
+    Flushed = Entries.size();
+    OS.flush();
+  }
+  void flushAll(llvm::raw_ostream &OS) { flush(OS, {}); }
+
+  std::vector<Entry> Entries;
+  size_t Flushed = 0;
 
 private:
   clang::DiagnosticOptions DiagOpts;
+  std::string Text;
+  llvm::raw_string_ostream Stream;
   clang::TextDiagnosticPrinter Printer;
 };
 
+/// Where the preprocessor expands `__global__`: the kernels as written,
+/// before any error can swallow one.
+class GlobalMacroWatcher : public clang::PPCallbacks {
+public:
+  GlobalMacroWatcher(const clang::SourceManager &SM,
+                     std::vector<clang::SourceLocation> &Out)
+      : SM(SM), Out(Out) {}
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &,
+                    clang::SourceRange Range, const clang::MacroArgs *) override {
+    const clang::IdentifierInfo *II = Name.getIdentifierInfo();
+    if (!II || II->getName() != "__global__")
+      return;
+    clang::SourceLocation L = SM.getExpansionLoc(Range.getBegin());
+    if (!SM.isInSystemHeader(L))
+      Out.push_back(L);
+  }
+
+private:
+  const clang::SourceManager &SM;
+  std::vector<clang::SourceLocation> &Out;
+};
+
+/// What one file's parse shares between its action, its consumer and
+/// Frontend::run.
+struct ParseState {
+  ParsedFile Info;
+  const TranslationUnitCallback *Callback = nullptr;
+  BufferingDiagnosticConsumer *Diags = nullptr;
+  llvm::raw_ostream *DiagOut = nullptr;
+  bool Strict = false;
+  bool Called = false;
+  std::vector<clang::SourceLocation> GlobalExpansions;
+  /// clang's closing "N errors generated", said only when the errors are.
+  std::string Stats;
+};
+
+/// Decides which errors count, shows them, sums up the rest in one warning
+/// (ParseProblems.h), then hands the translation unit on.
+void settleDiagnostics(clang::ASTContext &Ctx, ParseState &S) {
+  BufferingDiagnosticConsumer &D = *S.Diags;
+  std::vector<clang::SourceLocation> ErrorLocs;
+  std::vector<size_t> ErrorIdx;
+  for (size_t I = 0; I < D.Entries.size(); ++I)
+    if (BufferingDiagnosticConsumer::isError(D.Entries[I])) {
+      ErrorLocs.push_back(D.Entries[I].Loc);
+      ErrorIdx.push_back(I);
+    }
+  if (ErrorLocs.empty() || S.Strict) {
+    S.Info.ParseErrors = ErrorLocs.size();
+    D.flushAll(*S.DiagOut);
+    return;
+  }
+  ErrorClassification C =
+      classifyParseErrors(Ctx, ErrorLocs, S.GlobalExpansions);
+  if (C.anyTouches()) {
+    // The kernels are hit: every error is shown and counts, as clang
+    // would show them.
+    S.Info.ParseErrors = ErrorLocs.size();
+    D.flushAll(*S.DiagOut);
+    return;
+  }
+  // Only host code is hit: its errors are not shown one by one.
+  std::vector<bool> Keep(D.Entries.size(), true);
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  for (size_t K = 0; K < ErrorIdx.size(); ++K) {
+    const BufferingDiagnosticConsumer::Entry &E = D.Entries[ErrorIdx[K]];
+    Keep[ErrorIdx[K]] = false;
+    ++S.Info.HostParseErrors;
+    if (!E.MissingHeader.empty() &&
+        !llvm::is_contained(S.Info.MissingHeaders, E.MissingHeader))
+      S.Info.MissingHeaders.push_back(E.MissingHeader);
+    if (S.Info.FirstHostParseError.empty()) {
+      clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(E.Loc));
+      std::string Where =
+          P.isValid() ? (llvm::Twine(llvm::sys::path::filename(P.getFilename())) +
+                         ":" + llvm::Twine(P.getLine()) + ":" +
+                         llvm::Twine(P.getColumn()) + ": ")
+                            .str()
+                      : "";
+      S.Info.FirstHostParseError = Where + E.Message;
+    }
+  }
+  D.flush(*S.DiagOut, Keep);
+  llvm::raw_ostream &OS = *S.DiagOut;
+  OS << S.Info.Path << ": warning: host code did not parse ("
+     << S.Info.HostParseErrors
+     << (S.Info.HostParseErrors == 1 ? " error" : " errors");
+  if (!S.Info.MissingHeaders.empty()) {
+    OS << "; not found: ";
+    for (size_t I = 0; I < S.Info.MissingHeaders.size(); ++I)
+      OS << (I ? ", " : "") << "'" << S.Info.MissingHeaders[I] << "'";
+  }
+  OS << "; first: " << S.Info.FirstHostParseError
+     << "); every kernel parsed [--strict-parse to fail]\n";
+  OS.flush();
+}
+
 class CallbackConsumer : public clang::ASTConsumer {
 public:
-  CallbackConsumer(clang::CompilerInstance &CI, ParsedFile Info,
-                   const TranslationUnitCallback &Callback,
-                   const clang::DiagnosticConsumer &Counter, bool &Called)
-      : CI(CI), Info(std::move(Info)), Callback(Callback), Counter(Counter),
-        Called(Called) {}
+  CallbackConsumer(clang::CompilerInstance &CI, ParseState &S) : CI(CI), S(S) {}
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
-    Info.ParseErrors = Counter.getNumErrors();
-    Called = true;
-    Callback(Ctx, CI, Info);
+    settleDiagnostics(Ctx, S);
+    S.Called = true;
+    (*S.Callback)(Ctx, CI, S.Info);
   }
 
 private:
   clang::CompilerInstance &CI;
-  ParsedFile Info;
-  const TranslationUnitCallback &Callback;
-  const clang::DiagnosticConsumer &Counter;
-  bool &Called;
+  ParseState &S;
 };
 
 class CallbackActionFactory : public clang::tooling::FrontendActionFactory {
 public:
-  CallbackActionFactory(ParsedFile Info, const TranslationUnitCallback &CB,
-                        const clang::DiagnosticConsumer &Counter, bool &Called)
-      : Info(std::move(Info)), Callback(CB), Counter(Counter), Called(Called) {}
+  explicit CallbackActionFactory(ParseState &S) : S(S) {}
 
   std::unique_ptr<clang::FrontendAction> create() override {
     class Action : public clang::ASTFrontendAction {
     public:
-      explicit Action(CallbackActionFactory &F) : F(F) {}
+      explicit Action(ParseState &S) : S(S) {}
+      bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+        // A header that is not found is an error, not the end of the
+        // parse: what follows it is still read (and often parses).
+        CI.getDiagnostics().setSeverity(clang::diag::err_pp_file_not_found,
+                                        clang::diag::Severity::Error,
+                                        clang::SourceLocation());
+        CI.getPreprocessor().addPPCallbacks(std::make_unique<GlobalMacroWatcher>(
+            CI.getSourceManager(), S.GlobalExpansions));
+        CI.setVerboseOutputStream(
+            std::make_unique<llvm::raw_string_ostream>(S.Stats));
+        return true;
+      }
       std::unique_ptr<clang::ASTConsumer>
       CreateASTConsumer(clang::CompilerInstance &CI, llvm::StringRef) override {
-        return std::make_unique<CallbackConsumer>(CI, F.Info, F.Callback,
-                                                  F.Counter, F.Called);
+        return std::make_unique<CallbackConsumer>(CI, S);
       }
 
     private:
-      CallbackActionFactory &F;
+      ParseState &S;
     };
-    return std::make_unique<Action>(*this);
+    return std::make_unique<Action>(S);
   }
 
 private:
-  ParsedFile Info;
-  const TranslationUnitCallback &Callback;
-  const clang::DiagnosticConsumer &Counter;
-  bool &Called;
+  ParseState &S;
 };
 
 bool isCudaCommand(const CompileCommand &Cmd) {
@@ -411,7 +553,14 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
     Args.push_back("-include");
     Args.push_back(Include + "/" + PreludeHeader.str());
   }
+  // Headers nvcc's host compiler would find and clang has none of (GCC's
+  // omp.h): stand-ins, behind every other include directory.
+  Args.push_back("-idirafter");
+  Args.push_back(Include + "/" + FallbackDir.str());
   Args.push_back("-Wno-unknown-cuda-version");
+  // Every error is seen: with clang's limit of 20 the parse stops there, and
+  // the kernels after it with it.
+  Args.push_back("-ferror-limit=0");
   if (!Opts.CompilerWarnings)
     Args.push_back("-w");
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
@@ -524,17 +673,26 @@ FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
       if (!(ClosedUp && Path == Abs))
         Tool.mapVirtualFile(Path, Contents);
     Tool.setPrintErrorMessage(false);
-    CountingDiagnosticConsumer Counter(ClangDiagnostics, P->Opts.Color);
-    Tool.setDiagnosticConsumer(&Counter);
-    bool Called = false;
-    CallbackActionFactory Factory(Info, OnParsed, Counter, Called);
+    BufferingDiagnosticConsumer Diags(P->Opts.Color);
+    Tool.setDiagnosticConsumer(&Diags);
+    ParseState State;
+    State.Info = Info;
+    State.Callback = &OnParsed;
+    State.Diags = &Diags;
+    State.DiagOut = &ClangDiagnostics;
+    State.Strict = P->Opts.StrictParse;
+    CallbackActionFactory Factory(State);
     Tool.run(&Factory);
-    if (!Called) {
+    // What the driver said, or what came after the translation unit.
+    Diags.flushAll(ClangDiagnostics);
+    if (!State.Called || State.Info.ParseErrors > 0)
+      ClangDiagnostics << State.Stats;
+    if (!State.Called) {
       ++Stats.FilesFailed;
       continue;
     }
     ++Stats.FilesParsed;
-    if (Counter.getNumErrors() > 0)
+    if (State.Info.ParseErrors > 0)
       ++Stats.FilesWithErrors;
   }
   return Stats;

@@ -49,6 +49,10 @@ struct FrontendOptions {
   bool CompilerWarnings = false;
   /// Colour in clang's diagnostics.
   bool Color = false;
+  /// --strict-parse: every clang error counts. By default an error outside
+  /// the kernels and what they use (host code, a header only the host side
+  /// needs) is summed up in one warning and does not fail the parse.
+  bool StrictParse = false;
   /// Contents to parse instead of what is on disk, by absolute path (an
   /// editor's unsaved buffers).
   std::map<std::string, std::string> Overrides;
@@ -60,7 +64,15 @@ struct ParsedFile {
   std::string Arch;                 ///< "sm_90"
   std::vector<std::string> Command; ///< the clang command line used
   bool UsesBuiltinPrelude = false;
-  unsigned ParseErrors = 0;         ///< clang errors in this file's parse
+  /// Clang errors that count: those in the kernels or in what they use (all
+  /// of them with StrictParse, or when a kernel was lost to an error).
+  unsigned ParseErrors = 0;
+  /// Errors outside the kernels and what they use, not counted above.
+  unsigned HostParseErrors = 0;
+  /// The first of those, "file:line:col: message", and the headers that
+  /// were not found (their names as written).
+  std::string FirstHostParseError;
+  std::vector<std::string> MissingHeaders;
 };
 
 using TranslationUnitCallback = std::function<void(

@@ -45,8 +45,9 @@ Compile commands come from -p <build dir> (compile_commands.json, nvcc
 commands included), from a compile_commands.json found above each file, or
 from the arguments after `--`.
 
-Exit status: 0 no findings, 1 findings, 2 the code did not parse cleanly,
-3 invalid invocation or input.
+Exit status: 0 no findings, 1 findings, 2 the kernels did not parse cleanly
+(a clang error in a kernel or in what one uses; with --strict-parse, any
+clang error), 3 invalid invocation or input.
 )";
 
 cl::list<std::string> SourcePaths(cl::Positional,
@@ -153,6 +154,13 @@ cl::opt<bool> PrintStats(
     cl::desc("Print the time spent parsing, analyzing and checking, per file,\n"
              "on stderr"),
     cl::cat(Category));
+cl::opt<bool> StrictParse(
+    "strict-parse",
+    cl::desc("Every clang error fails the parse (exit 2). By default an error\n"
+             "outside the kernels and what they use (host code, a header only\n"
+             "the host side needs) is reported in one warning per file, and\n"
+             "the kernels are analyzed and reported as usual"),
+    cl::cat(Category));
 cl::opt<bool> Explain(
     "explain",
     cl::desc("Text output: print the analyzer's facts at every access"),
@@ -247,6 +255,7 @@ int runDriver(int argc, const char **argv) {
   FO.DefaultArch = Arch;
   FO.CompilerWarnings = CompilerWarnings;
   FO.Color = Colored;
+  FO.StrictParse = StrictParse;
 
   AnalysisOptions AO;
   for (const std::string &B : BlockDims) {
@@ -322,10 +331,16 @@ int runDriver(int argc, const char **argv) {
             printAccessFacts(Ctx, R, llvm::outs(), Colored);
           llvm::outs().flush();
         }
-        Json.files().push_back({{"file", File.Path},
+        nlohmann::json FileJ = {{"file", File.Path},
                                 {"arch", File.Arch},
                                 {"parse_errors", File.ParseErrors},
-                                {"builtin_prelude", File.UsesBuiltinPrelude}});
+                                {"builtin_prelude", File.UsesBuiltinPrelude}};
+        if (File.HostParseErrors > 0)
+          FileJ["host_parse_errors"] = {
+              {"count", File.HostParseErrors},
+              {"first", File.FirstHostParseError},
+              {"missing_headers", File.MissingHeaders}};
+        Json.files().push_back(std::move(FileJ));
         for (size_t I = 0; I < R.Kernels.size(); ++I) {
           nlohmann::json KJ = kernelJson(R.Kernels[I], SM);
           KJ["prediction"] = predictionJson(predictKernel(R, I));

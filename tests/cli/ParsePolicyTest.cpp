@@ -1,0 +1,214 @@
+//===- ParsePolicyTest.cpp - Which clang errors fail the lint -------------===//
+//
+// The exit-status policy for code that does not parse cleanly (README,
+// "Exit status"): an error in a kernel or in what a kernel uses is shown as
+// clang shows it and exits 2; an error only in host code (a host function, a
+// header only the host side needs) is summed up in one warning per file, the
+// kernels are analyzed, and the exit status is that of the findings;
+// --strict-parse makes every error exit 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "support/TestSupport.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#ifndef CAL_TOOL_PATH
+#error "CAL_TOOL_PATH must name the built cuda-access-lint"
+#endif
+
+namespace cal::test {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string toolPath() {
+  if (const char *Tool = std::getenv("CAL_TOOL"))
+    return Tool;
+  return CAL_TOOL_PATH;
+}
+
+std::string show(const ProcessResult &R) {
+  return "result: " + R.describe() + "\nstdout:\n" + R.Stdout +
+         "\nstderr:\n" + R.Stderr;
+}
+
+/// A kernel with a blocked-stride finding (lanes 16 floats apart), so that
+/// "the kernels were analyzed" shows as exit 1 and a finding.
+const char Kernel[] = R"cu(
+__global__ void blocked(const float *in, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int c = 0; c < 16; ++c)
+    s += in[t * 16 + c];
+  out[t] = s;
+}
+)cu";
+
+struct LintRun {
+  ProcessResult R;
+  nlohmann::json Doc;
+};
+
+/// Lints \p Source (written to a file of its own) with \p Extra options;
+/// with --format=json when \p Json.
+LintRun lintSource(const std::string &Source, std::vector<std::string> Extra = {},
+               bool Json = false) {
+  TempDir Dir("cal-parse");
+  std::string File = Dir / "file.cu";
+  EXPECT_TRUE(writeFile(File, Source));
+  std::vector<std::string> Args = {toolPath()};
+  if (Json)
+    Args.push_back("--format=json");
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  Args.insert(Args.end(), {File, "--", "-std=c++17"});
+  LintRun Out{runProcess(Args), nullptr};
+  EXPECT_TRUE(Out.R.Exited) << show(Out.R);
+  EXPECT_THAT(Out.R.Stderr, Not(HasSubstr("Stack dump")));
+  if (Json)
+    Out.Doc = nlohmann::json::parse(Out.R.Stdout, nullptr, false);
+  return Out;
+}
+
+// ---- Host code only: the kernels are analyzed, one warning ----------------
+
+const std::string HostError = std::string(Kernel) + R"cu(
+void host_setup(float *p) {
+  undeclared_host_helper(p);   // not declared anywhere
+  p[0] = also_missing;
+}
+)cu";
+
+TEST(ParsePolicy, HostOnlyErrorIsOneWarningAndKernelsAreAnalyzed) {
+  LintRun X = lintSource(HostError);
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  // The kernel's finding is reported.
+  EXPECT_THAT(X.R.Stdout, HasSubstr("[blocked-stride]"));
+  // One line about the host code, not clang's errors one by one.
+  EXPECT_THAT(X.R.Stderr,
+              HasSubstr("warning: host code did not parse (2 errors; first: "
+                        "file.cu:11:3: use of undeclared identifier "
+                        "'undeclared_host_helper'); every kernel parsed"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("error:")));
+  EXPECT_EQ(nonEmptyLines(X.R.Stderr).size(), 1u) << X.R.Stderr;
+}
+
+TEST(ParsePolicy, HostOnlyErrorIsInTheJsonReport) {
+  LintRun X = lintSource(HostError, {}, /*Json=*/true);
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  ASSERT_TRUE(X.Doc.is_object()) << X.R.Stdout;
+  const nlohmann::json &F = X.Doc["files"][0];
+  EXPECT_EQ(F["parse_errors"], 0);
+  EXPECT_EQ(F["host_parse_errors"]["count"], 2);
+  EXPECT_THAT(F["host_parse_errors"]["first"].get<std::string>(),
+              HasSubstr("undeclared_host_helper"));
+  EXPECT_EQ(X.Doc["findings"].size(), 1u);
+}
+
+TEST(ParsePolicy, StrictParseFailsOnHostErrors) {
+  LintRun X = lintSource(HostError, {"--strict-parse"});
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("error: use of undeclared identifier "
+                                    "'undeclared_host_helper'"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("host code did not parse")));
+}
+
+TEST(ParsePolicy, MissingHostHeaderIsNamedAndParsingGoesOn) {
+  // Two headers the machine lacks; the host code that needs them fails, the
+  // kernel after them parses.
+  LintRun X = lintSource(std::string("#include <GL/not_a_real_glut.h>\n"
+                                 "#include \"project_missing.h\"\n") +
+                     Kernel +
+                     "void draw() { glutSwapBuffers(); }\n");
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_THAT(X.R.Stdout, HasSubstr("[blocked-stride]"));
+  EXPECT_THAT(X.R.Stderr,
+              HasSubstr("not found: 'GL/not_a_real_glut.h', "
+                        "'project_missing.h'"));
+  EXPECT_THAT(X.R.Stderr, HasSubstr("(3 errors;"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("fatal error")));
+}
+
+TEST(ParsePolicy, ManyHostErrorsDoNotStopTheParseBeforeTheKernel) {
+  // More errors than clang's default limit of 20, all before the kernel.
+  std::string Source = "void host() {\n";
+  for (int I = 0; I < 30; ++I)
+    Source += "  missing_" + std::to_string(I) + "();\n";
+  Source += "}\n";
+  Source += Kernel;
+  LintRun X = lintSource(Source);
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_THAT(X.R.Stdout, HasSubstr("[blocked-stride]"));
+  EXPECT_THAT(X.R.Stderr, HasSubstr("(30 errors;"));
+}
+
+// ---- The kernels or what they use: clang's errors, exit 2 ------------------
+
+TEST(ParsePolicy, ErrorInAKernelIsShownAndExitsTwo) {
+  LintRun X = lintSource(R"cu(
+__global__ void k(float *x) {
+  x[threadIdx.x] = not_declared_in_kernel;
+}
+)cu");
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("error: use of undeclared identifier "
+                                    "'not_declared_in_kernel'"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("host code did not parse")));
+}
+
+TEST(ParsePolicy, ErrorInADeviceFunctionAKernelCallsExitsTwo) {
+  LintRun X = lintSource(R"cu(
+__device__ float helper(float v) { return v * missing_scale; }
+__global__ void k(float *x) { x[threadIdx.x] = helper(x[threadIdx.x]); }
+void host() { also_missing(); }
+)cu");
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("'missing_scale'"));
+  // All the errors are shown once the kernels are hit.
+  EXPECT_THAT(X.R.Stderr, HasSubstr("'also_missing'"));
+}
+
+TEST(ParsePolicy, ErrorInATypeAKernelUsesExitsTwo) {
+  LintRun X = lintSource(R"cu(
+struct Params {
+  int n;
+  undeclared_type_t scale;
+};
+__global__ void k(Params p, float *x) { x[threadIdx.x] = p.n; }
+)cu");
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("undeclared_type_t"));
+}
+
+TEST(ParsePolicy, ErrorInADeviceTemplateAKernelInstantiatesExitsTwo) {
+  LintRun X = lintSource(R"cu(
+template <typename T> __device__ T twice(T v) { return v.nothing_here(); }
+__global__ void k(float *x) { x[threadIdx.x] = twice(x[threadIdx.x]); }
+)cu");
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("error:"));
+}
+
+TEST(ParsePolicy, AKernelSwallowedByAHostErrorExitsTwo) {
+  // The host function's missing '}' makes the kernel a nested function
+  // definition, which clang drops: a kernel the preprocessor saw is not in
+  // the AST, so the errors count.
+  LintRun X = lintSource(std::string("void host(int n) {\n  if (n) {\n  }\n") +
+                     Kernel);
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("error:"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("host code did not parse")));
+}
+
+TEST(ParsePolicy, CleanFileSaysNothingAboutHostCode) {
+  LintRun X = lintSource(std::string(Kernel) + "void host() {}\n");
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_EQ(X.R.Stderr, "");
+}
+
+} // namespace
+} // namespace cal::test
