@@ -31,6 +31,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace cal {
 
@@ -423,9 +425,17 @@ private:
                           InstanceMetrics &M);
   /// The warp instance whose walk is being measured.
   const WarpInstance *CurWarp = nullptr;
-  /// Per access of the walk being measured: the lane-uniform distances to
-  /// the other accesses of the same array in the same iteration.
-  std::map<const RawAccess *, std::vector<Poly>> SiblingDistances;
+  /// Per access of the walk being measured: the lane-0 offsets of the
+  /// accesses of the same array, kind and iteration whose lanes lie alike
+  /// (a lane-uniform distance from it), the access's own included.
+  struct PolyHash {
+    size_t operator()(const Poly &P) const { return P.hash(); }
+  };
+  using PolySet = std::unordered_set<Poly, PolyHash>;
+  std::vector<PolySet> UniformGroups;
+  std::map<const RawAccess *, size_t> UniformGroupOf;
+  /// An access of A's uniform group lies \p D (nonzero) bytes from it.
+  bool hasUniformSibling(const RawAccess &A, const Poly &D) const;
   /// The display walk's interpreter (for its readable forms).
   std::unique_ptr<Interpreter> DisplayInterp;
   /// The parameters' values for one walk.
@@ -1234,81 +1244,164 @@ void KernelAnalysis::blockStride(const RawAccess &A, const Poly &Stride,
     if (Syms.get(S).Kind == SymbolKind::BlockDim)
       Block.push_back(S);
   Poly Unit = Poly::term(Block, ThreadsCoeff * int64_t(Bytes));
-  auto It = SiblingDistances.find(&A);
   unsigned Covered = 1;
-  for (int64_t K = 1; K < Runs && It != SiblingDistances.end(); ++K) {
+  for (int64_t K = 1; K < Runs; ++K) {
     auto Up = Poly::scale(Unit, K), Down = Poly::scale(Unit, -K);
-    for (const Poly &D : It->second)
-      if ((Up && D == *Up) || (Down && D == *Down)) {
-        ++Covered;
-        break;
-      }
+    if ((Up && hasUniformSibling(A, *Up)) ||
+        (Down && hasUniformSibling(A, *Down)))
+      ++Covered;
   }
   F.StrideCoveredRuns = Covered;
+}
+
+bool KernelAnalysis::hasUniformSibling(const RawAccess &A,
+                                       const Poly &D) const {
+  auto It = UniformGroupOf.find(&A);
+  if (It == UniformGroupOf.end() || !A.Offset ||
+      (D.isConstant() && D.constant() == 0))
+    return false;
+  auto B = Poly::add(A.Offset->lane(0), D);
+  return B && UniformGroups[It->second].count(*B) > 0;
 }
 
 /// Accesses of one array in the same iteration whose lanes' addresses are
 /// exactly one access apart (x[4*i], x[4*i+1], ...): hand-unrolled runs;
 /// and, for each access, a neighbour in the same iteration a few bytes away
 /// (a stencil's in[i-1], in[i], in[i+1]).
+///
+/// Two accesses are a lane-uniform distance apart exactly when their lanes
+/// lie alike relative to lane 0 (B(l) - B(0) == A(l) - A(0) for every lane
+/// l), and a constant distance apart when, besides, their lane-0 offsets
+/// differ only in the constant term. So the accesses are grouped by that
+/// shape and then by the symbolic part of lane 0, and each question is a
+/// look-up in its group: linear in the accesses, where comparing every pair
+/// was quadratic (thousands of accesses in a kernel took minutes and
+/// gigabytes).
 void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
                                   std::map<const RawAccess *, Sibling> &Out) {
-  /// The constant distance from A to B, the same for every lane.
-  auto Distance = [](const RawAccess &A, const RawAccess &B)
-      -> std::optional<int64_t> {
-    std::optional<int64_t> Dist;
-    for (unsigned L = 0; L < WarpSize; ++L) {
-      auto D = Poly::sub(B.Offset->lane(L), A.Offset->lane(L));
-      if (!D || !D->asConstant() || (Dist && *Dist != *D->asConstant()))
-        return std::nullopt;
-      Dist = D->asConstant();
+  UniformGroups.clear();
+  UniformGroupOf.clear();
+  struct Shape {
+    const MemRegion *Region;
+    unsigned Bytes;
+    std::vector<Poly> Deltas; // lane l minus lane 0, l = 1..31
+    bool operator==(const Shape &O) const {
+      return Region == O.Region && Bytes == O.Bytes && Deltas == O.Deltas;
     }
-    return Dist;
   };
+  auto HashShape = [](const Shape &S) {
+    llvm::hash_code H = llvm::hash_combine(S.Region, S.Bytes);
+    for (const Poly &D : S.Deltas)
+      H = llvm::hash_combine(H, D.hash());
+    return size_t(H);
+  };
+  /// The accesses of one shape whose lane-0 offsets share their symbolic
+  /// part: the constant distances among them are differences of constants.
+  struct ConstGroup {
+    std::vector<std::pair<int64_t, size_t>> Members; // (constant, index)
+  };
+  std::vector<Shape> Shapes;
+  std::unordered_map<size_t, std::vector<size_t>> ShapesByHash;
+  std::vector<ConstGroup> Groups;
+  struct GroupKeyHash {
+    size_t operator()(const std::pair<size_t, Poly> &K) const {
+      return llvm::hash_combine(K.first, K.second.hash());
+    }
+  };
+  std::unordered_map<std::pair<size_t, Poly>, size_t, GroupKeyHash> GroupOf;
+  // Same kind and same loops (sameLoops) within a shape: the uniform
+  // groups; within a constant group: the constants of each.
+  auto LoopsKey = [](const RawAccess &A) {
+    std::vector<std::pair<const void *, uint64_t>> K;
+    for (const auto &L : A.Loops)
+      K.push_back({L.Loop, uint64_t(L.Sym)});
+    return K;
+  };
+  using KindLoops =
+      std::tuple<size_t, AccessKind, std::vector<std::pair<const void *, uint64_t>>>;
+  std::map<KindLoops, size_t> UniformByKey;
+  std::map<KindLoops, std::unordered_set<int64_t>> ConstantsByKey;
+
+  std::vector<std::optional<size_t>> GroupIdx(Raw.size());
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    const RawAccess &A = Raw[I];
+    if (!A.Offset)
+      continue;
+    Shape S{A.Region, A.Bytes, {}};
+    const Poly &L0 = A.Offset->lane(0);
+    bool Exact = true;
+    for (unsigned L = 1; L < WarpSize && Exact; ++L) {
+      auto D = Poly::sub(A.Offset->lane(L), L0);
+      if (!D)
+        Exact = false;
+      else
+        S.Deltas.push_back(std::move(*D));
+    }
+    if (!Exact)
+      continue; // an overflowing lane: linked to nothing
+    size_t H = HashShape(S);
+    std::optional<size_t> ShapeIdx;
+    for (size_t Cand : ShapesByHash[H])
+      if (Shapes[Cand] == S)
+        ShapeIdx = Cand;
+    if (!ShapeIdx) {
+      ShapeIdx = Shapes.size();
+      Shapes.push_back(std::move(S));
+      ShapesByHash[H].push_back(*ShapeIdx);
+    }
+    auto [It, New] = GroupOf.try_emplace({*ShapeIdx, L0.withoutConstant()},
+                                         Groups.size());
+    if (New)
+      Groups.emplace_back();
+    Groups[It->second].Members.push_back({L0.constant(), I});
+    GroupIdx[I] = It->second;
+
+    KindLoops UK{*ShapeIdx, A.Kind, LoopsKey(A)};
+    auto [U, UNew] = UniformByKey.try_emplace(UK, UniformGroups.size());
+    if (UNew)
+      UniformGroups.emplace_back();
+    UniformGroups[U->second].insert(L0);
+    UniformGroupOf[&A] = U->second;
+    ConstantsByKey[KindLoops{It->second, A.Kind, LoopsKey(A)}].insert(
+        L0.constant());
+  }
+  for (ConstGroup &G : Groups)
+    llvm::sort(G.Members);
+
   for (size_t I = 0; I < Raw.size(); ++I) {
     const RawAccess &A = Raw[I];
     Sibling &S = Out[&A];
-    if (!A.Offset)
+    if (!GroupIdx[I])
       continue;
-    std::vector<std::pair<int64_t, const RawAccess *>> Near;
-    for (const RawAccess &B : Raw) {
-      if (&B == &A || !B.Offset || B.Region != A.Region || B.Bytes != A.Bytes)
-        continue;
-      // Same-iteration accesses a lane-uniform distance away (`x[i]` and
-      // `x[i + blockDim.x]`): what a striped loop's window is made of.
-      if (B.Kind == A.Kind && sameLoops(A, B)) {
-        std::optional<Poly> U;
-        bool Uniform = true;
-        for (unsigned L = 0; L < WarpSize && Uniform; ++L) {
-          auto D = Poly::sub(B.Offset->lane(L), A.Offset->lane(L));
-          if (!D || (U && *U != *D))
-            Uniform = false;
-          else
-            U = *D;
-        }
-        if (Uniform && U && !(U->isConstant() && U->constant() == 0))
-          SiblingDistances[&A].push_back(*U);
+    const ConstGroup &G = Groups[*GroupIdx[I]];
+    int64_t C = A.Offset->lane(0).constant();
+    // The neighbour: the first access (in the walk's order) of the group,
+    // both loads, a nonzero distance under a sector away. It may be outside
+    // the loop (`rowptr[r]` before a loop bounded by `rowptr[r + 1]`): a
+    // constant distance means neither moves with the loop, so the warp
+    // reads both every time.
+    if (A.Kind != AccessKind::Store) {
+      auto Lo = std::lower_bound(G.Members.begin(), G.Members.end(),
+                                 std::make_pair(C - int64_t(SectorBytes) + 1,
+                                                size_t(0)));
+      std::optional<size_t> First;
+      for (auto It = Lo; It != G.Members.end() &&
+                         It->first < C + int64_t(SectorBytes);
+           ++It) {
+        const RawAccess &B = Raw[It->second];
+        if (It->first == C || B.Kind == AccessKind::Store)
+          continue;
+        if (!First || It->second < *First)
+          First = It->second;
       }
-      auto D = Distance(A, B);
-      if (!D || *D == 0)
-        continue;
-      // Hand-unrolled runs are in the same iteration of the same loops. A
-      // neighbour may also be outside the loop (`rowptr[r]` before a loop
-      // bounded by `rowptr[r + 1]`): a constant distance means neither
-      // moves with the loop, so the warp reads both every time.
-      if (B.Kind == A.Kind && sameLoops(A, B))
-        Near.push_back({*D, &B});
-      if (B.Kind != AccessKind::Store && A.Kind != AccessKind::Store &&
-          std::abs(*D) < SectorBytes && !S.Neighbour)
-        S.Neighbour = B.E;
+      if (First)
+        S.Neighbour = Raw[*First].E;
     }
-    // The chain through A in steps of one access.
-    auto Has = [&](int64_t D) {
-      for (auto &[Dist, B] : Near)
-        if (Dist == D)
-          return true;
-      return false;
-    };
+    // The chain through A in steps of one access: hand-unrolled runs are
+    // in the same iteration of the same loops.
+    const std::unordered_set<int64_t> &Consts =
+        ConstantsByKey[KindLoops{*GroupIdx[I], A.Kind, LoopsKey(A)}];
+    auto Has = [&](int64_t D) { return D != 0 && Consts.count(C + D) > 0; };
     unsigned Before = 0, After = 0;
     while (Before < 16 && Has(-int64_t(Before + 1) * A.Bytes))
       ++Before;
@@ -1394,7 +1487,6 @@ void KernelAnalysis::run() {
     mergeFieldLoads(Ctx, Walk);
   for (size_t WI = 0; WI < Walks.size(); ++WI) {
     CurWarp = &Instances[WI];
-    SiblingDistances.clear();
     std::map<const RawAccess *, Sibling> Runs;
     linkSiblings(Walks[WI], Runs);
     for (const RawAccess &A : Walks[WI]) {
