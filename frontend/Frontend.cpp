@@ -16,6 +16,9 @@
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -80,7 +83,13 @@ public:
     std::string Message; ///< clang's message, without location
     size_t Begin, End;   ///< the rendered text, notes included
     std::string MissingHeader; ///< a header that was not found
+    /// An error clang gives where nvcc accepts the code and the parse
+    /// recovers to what nvcc sees (NvccDifferences below): not shown, not
+    /// counted.
+    bool NvccAccepted = false;
   };
+  /// Tells which diagnostics are such errors.
+  std::function<bool(const clang::Diagnostic &)> IsNvccAccepted;
 
   explicit BufferingDiagnosticConsumer(bool Color)
       : Stream(Text), Printer(Stream, DiagOpts) {
@@ -101,7 +110,9 @@ public:
       Entries.back().End = Text.size();
       return;
     }
-    Entry E{Level, Info.getLocation(), "", Before, Text.size(), ""};
+    Entry E{Level, Info.getLocation(), "", Before, Text.size(), "", false};
+    E.NvccAccepted = Level >= clang::DiagnosticsEngine::Error &&
+                     IsNvccAccepted && IsNvccAccepted(Info);
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
     E.Message = Msg.str().str();
@@ -113,12 +124,13 @@ public:
   }
 
   static bool isError(const Entry &E) {
-    return E.Level >= clang::DiagnosticsEngine::Error;
+    return E.Level >= clang::DiagnosticsEngine::Error && !E.NvccAccepted;
   }
   /// Writes the entries \p Keep selects, in order.
   void flush(llvm::raw_ostream &OS, const std::vector<bool> &Keep) {
     for (size_t I = Flushed; I < Entries.size(); ++I)
-      if (I - Flushed >= Keep.size() || Keep[I - Flushed])
+      if (!Entries[I].NvccAccepted &&
+          (I - Flushed >= Keep.size() || Keep[I - Flushed]))
         OS << llvm::StringRef(Text).slice(Entries[I].Begin, Entries[I].End);
     Flushed = Entries.size();
     OS.flush();
@@ -157,6 +169,112 @@ private:
   std::vector<clang::SourceLocation> &Out;
 };
 
+/// Code nvcc accepts and clang 22 rejects, where clang's parse recovers to
+/// what the lint needs. Neither headers nor flags can close these:
+///  - a `__shared__` object with a constructor (`__shared__ cuda::barrier<>
+///    bar;`): nvcc ignores the dynamic initialization (a warning), clang
+///    rejects it and marks the variable invalid, which drops every statement
+///    that names it. Outside templates the variable is made valid again as
+///    soon as its declaration is done (the next token), so what follows
+///    parses as under nvcc; in a template instantiation there is no such
+///    moment, and the error stays;
+///  - an error inside an inline asm statement's parentheses (`%globaltimer`
+///    with one `%`, operands without a comma between them): nvcc hands the
+///    text to ptxas, clang checks it as GCC does and drops the statement. The
+///    lint never reads asm, so nothing it analyzes is lost.
+namespace nvcc_differences {
+
+/// True when \p Loc lies inside the parentheses of an inline asm statement
+/// (`asm`, `__asm__`, `asm volatile (...)`), by the text of its file.
+bool insideInlineAsm(const clang::SourceManager &SM, clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return false;
+  clang::SourceLocation F = SM.getFileLoc(Loc);
+  clang::FileIDAndOffset FO = SM.getDecomposedLoc(F);
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(FO.first, &Invalid);
+  if (Invalid || FO.second > Buf.size())
+    return false;
+  // The nearest `asm` keyword before Loc, at most a few lines back.
+  size_t From = FO.second > 4000 ? FO.second - 4000 : 0;
+  llvm::StringRef Before = Buf.slice(From, FO.second);
+  for (size_t At = Before.size(); At > 0;) {
+    size_t K = Before.take_front(At).rfind("asm");
+    if (K == llvm::StringRef::npos)
+      return false;
+    At = K;
+    auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+    size_t Begin = K, End = K + 3;
+    while (Begin > 0 && Before[Begin - 1] == '_')
+      --Begin;
+    while (End < Before.size() && Before[End] == '_')
+      ++End;
+    if ((Begin > 0 && IsIdent(Before[Begin - 1])) ||
+        (End < Before.size() && IsIdent(Before[End])))
+      continue; // part of another name
+    // Qualifiers, then '('; then the parentheses must still be open at Loc.
+    size_t P = End;
+    while (true) {
+      while (P < Before.size() && llvm::isSpace(Before[P]))
+        ++P;
+      llvm::StringRef Rest = Before.drop_front(P);
+      bool Qualifier = false;
+      for (llvm::StringRef Q : {"volatile", "__volatile__", "__volatile",
+                                "goto", "inline", "__inline__"})
+        if (Rest.starts_with(Q) &&
+            (Rest.size() == Q.size() || !IsIdent(Rest[Q.size()]))) {
+          P += Q.size();
+          Qualifier = true;
+          break;
+        }
+      if (!Qualifier)
+        break;
+    }
+    if (P >= Before.size() || Before[P] != '(')
+      return false;
+    int Depth = 0;
+    bool InString = false;
+    for (size_t I = P; I < Before.size(); ++I) {
+      char C = Before[I];
+      if (InString) {
+        if (C == '\\')
+          ++I;
+        else if (C == '"')
+          InString = false;
+        continue;
+      }
+      if (C == '"')
+        InString = true;
+      else if (C == '(')
+        ++Depth;
+      else if (C == ')' && --Depth == 0)
+        return false; // the statement closed before Loc
+    }
+    return Depth > 0;
+  }
+  return false;
+}
+
+/// Makes the `__shared__` variables declared at \p Pending valid again,
+/// once they are in scope (see above).
+void revalidateSharedVariables(clang::Sema &S,
+                               std::vector<clang::SourceLocation> &Pending) {
+  for (clang::Scope *Sc = S.getCurScope(); Sc && !Pending.empty();
+       Sc = Sc->getParent())
+    for (clang::Decl *D : Sc->decls()) {
+      auto *VD = llvm::dyn_cast<clang::VarDecl>(D);
+      if (!VD || !VD->isInvalidDecl())
+        continue;
+      auto It = llvm::find(Pending, VD->getLocation());
+      if (It == Pending.end())
+        continue;
+      VD->setInvalidDecl(false);
+      Pending.erase(It);
+    }
+}
+
+} // namespace nvcc_differences
+
 /// What one file's parse shares between its action, its consumer and
 /// Frontend::run.
 struct ParseState {
@@ -169,6 +287,8 @@ struct ParseState {
   std::vector<clang::SourceLocation> GlobalExpansions;
   /// clang's closing "N errors generated", said only when the errors are.
   std::string Stats;
+  /// `__shared__` objects with a constructor, to be made valid again.
+  std::vector<clang::SourceLocation> PendingSharedInits;
 };
 
 /// Decides which errors count, shows them, sums up the rest in one warning
@@ -264,6 +384,23 @@ public:
             CI.getSourceManager(), S.GlobalExpansions));
         CI.setVerboseOutputStream(
             std::make_unique<llvm::raw_string_ostream>(S.Stats));
+        clang::CompilerInstance *C = &CI;
+        ParseState *St = &S;
+        S.Diags->IsNvccAccepted = [C, St](const clang::Diagnostic &D) {
+          if (D.getID() == clang::diag::err_shared_var_init && C->hasSema() &&
+              !C->getSema().inTemplateInstantiation()) {
+            St->PendingSharedInits.push_back(D.getLocation());
+            return true;
+          }
+          return D.hasSourceManager() &&
+                 nvcc_differences::insideInlineAsm(D.getSourceManager(),
+                                                   D.getLocation());
+        };
+        CI.getPreprocessor().setTokenWatcher([C, St](const clang::Token &) {
+          if (!St->PendingSharedInits.empty() && C->hasSema())
+            nvcc_differences::revalidateSharedVariables(C->getSema(),
+                                                        St->PendingSharedInits);
+        });
         return true;
       }
       std::unique_ptr<clang::ASTConsumer>
@@ -561,6 +698,11 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
   // Every error is seen: with clang's limit of 20 the parse stops there, and
   // the kernels after it with it.
   Args.push_back("-ferror-limit=0");
+  // What nvcc (EDG) warns about and clang makes an error by default: the
+  // `register` storage class under C++17 (SHOC, NVIDIA's cuda-vmm sample)
+  // and narrowing in a braced initializer.
+  Args.push_back("-Wno-register");
+  Args.push_back("-Wno-c++11-narrowing");
   if (!Opts.CompilerWarnings)
     Args.push_back("-w");
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #ifndef CAL_TOOL_PATH
 #error "CAL_TOOL_PATH must name the built cuda-access-lint"
 #endif
@@ -57,9 +59,9 @@ struct LintRun {
 /// Lints \p Source (written to a file of its own) with \p Extra options;
 /// with --format=json when \p Json.
 LintRun lintSource(const std::string &Source, std::vector<std::string> Extra = {},
-               bool Json = false) {
+                   bool Json = false, const std::string &Name = "file.cu") {
   TempDir Dir("cal-parse");
-  std::string File = Dir / "file.cu";
+  std::string File = Dir / Name;
   EXPECT_TRUE(writeFile(File, Source));
   std::vector<std::string> Args = {toolPath()};
   if (Json)
@@ -206,6 +208,75 @@ TEST(ParsePolicy, AKernelSwallowedByAHostErrorExitsTwo) {
 
 TEST(ParsePolicy, CleanFileSaysNothingAboutHostCode) {
   LintRun X = lintSource(std::string(Kernel) + "void host() {}\n");
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_EQ(X.R.Stderr, "");
+}
+
+// ---- What nvcc accepts and clang rejects: read as nvcc reads it -----------
+
+TEST(ParsePolicy, SharedObjectsWithConstructorsAreAnalyzed) {
+  if (access("/usr/local/cuda/include/cccl/cuda/barrier", R_OK) != 0)
+    GTEST_SKIP() << "no CUDA toolkit (cuda/barrier) on this machine";
+  // nvcc ignores a __shared__ object's dynamic initialization (a warning);
+  // clang rejects it and would drop every statement naming the object.
+  LintRun X = lintSource(R"cu(#include <cuda/barrier>
+struct Acc { float v; __device__ Acc() : v(0) {} };
+__global__ void k(float *x) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  __shared__ Acc acc[32][32];
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  acc[threadIdx.x][0].v = x[threadIdx.x];
+  bar.arrive_and_wait();
+  x[threadIdx.x] = acc[0][threadIdx.x].v;
+}
+void launch(float *x) { k<<<1, 32>>>(x); }
+)cu",
+                         {}, false, "nv.cu");
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_EQ(X.R.Stderr, "");
+  // The column of the array of objects is read by adjacent lanes 32 words
+  // apart: the access after the declaration is analyzed.
+  EXPECT_THAT(X.R.Stdout, HasSubstr("nv.cu:8:3: warning: `acc`: 32-way bank "
+                                    "conflict"));
+}
+
+TEST(ParsePolicy, InlineAsmNvccAcceptsIsNotAnError) {
+  // PTX registers with one '%' and operands without a comma: nvcc hands the
+  // text to ptxas; clang checks it as GCC would. The lint never reads asm.
+  LintRun X = lintSource(std::string(R"cu(
+__device__ unsigned long long now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ void flag(unsigned char *p, unsigned v) {
+  asm volatile("st.release.sys.global.u8 [%1], %0;" ::"r"(v) "l"(p) : "memory");
+}
+)cu") + Kernel);
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_EQ(X.R.Stderr, "");
+}
+
+TEST(ParsePolicy, AnAsmErrorOutsideTheAsmStillCounts) {
+  // The asm statement closed before the error: not an asm difference.
+  LintRun X = lintSource(R"cu(
+__global__ void k(unsigned *x) {
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(x[0])); x[1] = missing_after_asm;
+}
+)cu");
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  EXPECT_THAT(X.R.Stderr, HasSubstr("'missing_after_asm'"));
+}
+
+TEST(ParsePolicy, RegisterAndNarrowingAreWarningsAsUnderNvcc) {
+  LintRun X = lintSource(std::string(R"cu(
+__global__ void k2(float *x) {
+  register int r = 3;
+  int n[2] = {2.5, 1};
+  x[threadIdx.x] = r + n[0];
+}
+)cu") + Kernel);
   EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
   EXPECT_EQ(X.R.Stderr, "");
 }
