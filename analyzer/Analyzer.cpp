@@ -1732,6 +1732,8 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
     KI.Decl = KC.Decl;
     KI.Name = KC.Name;
     KI.Shape = KC.Shape;
+    if (Opts.ClaimKernel && !Opts.ClaimKernel(KI))
+      continue;
     R.Kernels.push_back(KI);
     KernelAnalysis(Ctx, KC, R.Kernels.size() - 1, R, Opts).run();
   }

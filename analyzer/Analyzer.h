@@ -38,10 +38,15 @@
 
 namespace cal {
 
+struct KernelInfo;
+
 struct AnalysisOptions {
   std::vector<BlockDimSetting> BlockDims;
   /// Which kernels to analyze, by the location of their definition.
   std::function<bool(clang::SourceLocation)> IncludeKernel;
+  /// Asked before each kernel configuration is analyzed: false skips it
+  /// (another translation unit of the run analyzes it).
+  std::function<bool(const KernelInfo &)> ClaimKernel;
   /// Hypothetical padding of arrays' innermost dimension, in elements (what
   /// a padding fix would give).
   std::map<const clang::VarDecl *, int64_t> Padding;

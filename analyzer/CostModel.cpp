@@ -2,6 +2,7 @@
 
 #include "analyzer/CostModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -85,6 +86,24 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
   else
     P.Regime = "bandwidth-saturated";
   return P;
+}
+
+double accessExcessCost(const AccessFacts &F) {
+  if (!F.AddressKnown)
+    return 0;
+  double Units = 0;
+  if (F.Space == MemSpace::Shared) {
+    Units = F.WavefrontsPerRequest.value_or(1) - F.IdealWavefronts.value_or(1);
+  } else {
+    double Ideal = F.IdealSectors.value_or(F.SectorsPerRequest.value_or(0));
+    double IdealLines = std::ceil(Ideal / 4);
+    Units = F.LinesPerRequest.value_or(0) - IdealLines +
+            H200::SectorWeight * (F.SectorsPerRequest.value_or(0) - Ideal);
+    if (F.Kind != AccessKind::Load)
+      Units += H200::PartialStoreSectorWeight *
+               F.PartialSectorsPerRequest.value_or(0);
+  }
+  return std::max(0.0, Units) * F.ExecutionsPerWarp.value_or(1);
 }
 
 } // namespace cal

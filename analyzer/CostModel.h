@@ -67,6 +67,13 @@ struct KernelPrediction {
 
 KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel);
 
+/// What one access costs a warp over what the same bytes would cost
+/// coalesced and conflict-free, in the L1 budget's units (128-byte lines
+/// looked up, sector weight, partial store sectors, shared wavefronts),
+/// times its executions per warp (once when a trip count is unknown). What
+/// review formats rank findings by; 0 when the addresses are unknown.
+double accessExcessCost(const AccessFacts &F);
+
 } // namespace cal
 
 #endif

@@ -2,6 +2,8 @@
 
 #include "frontend/Frontend.h"
 #include "frontend/LaunchSyntax.h"
+#include "frontend/ResourceDir.h"
+#include "llvm/Config/llvm-config.h"
 
 #include "frontend/BuiltinHeaders.h"
 #include "frontend/CompilerFlags.h"
@@ -27,10 +29,10 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
-#ifndef CAL_CLANG_RESOURCE_DIR
-#error "CAL_CLANG_RESOURCE_DIR must name clang's resource directory"
-#endif
+#include <mutex>
+
 
 namespace cal {
 
@@ -478,15 +480,17 @@ struct Frontend::Impl {
   llvm::StringMap<std::shared_ptr<CompilationDatabase>> Detected;
   std::optional<CudaToolkit> ExplicitToolkit;
   llvm::StringMap<std::optional<CudaToolkit>> FoundToolkits;
-  bool SaidPrelude = false;
+  /// Guards the caches above: files are parsed from several threads.
+  std::mutex CacheLock;
 
   Impl(FrontendOptions O, llvm::raw_ostream &D) : Opts(std::move(O)), Diag(D) {}
 
-  void error(const llvm::Twine &Msg) {
-    Diag << "cuda-access-lint: error: " << oneLine(Msg.str()) << "\n";
+  void error(const llvm::Twine &Msg) { error(Diag, Msg); }
+  static void error(llvm::raw_ostream &OS, const llvm::Twine &Msg) {
+    OS << "cuda-access-lint: error: " << oneLine(Msg.str()) << "\n";
   }
-  void note(const llvm::Twine &Msg) {
-    Diag << "cuda-access-lint: note: " << oneLine(Msg.str()) << "\n";
+  static void note(llvm::raw_ostream &OS, const llvm::Twine &Msg) {
+    OS << "cuda-access-lint: note: " << oneLine(Msg.str()) << "\n";
   }
 
   bool loadBuildDatabase();
@@ -494,7 +498,9 @@ struct Frontend::Impl {
   llvm::Expected<CompileCommand> compileCommandFor(llvm::StringRef File);
   std::optional<CudaToolkit> toolkitFor(const CompileCommand &Cmd);
   llvm::Expected<CompileCommand> clangCommandFor(llvm::StringRef File,
-                                                 ParsedFile &Info);
+                                                 ParsedFile &Info,
+                                                 llvm::raw_ostream &Notes,
+                                                 const FileArgs &Extra = {});
 };
 
 bool Frontend::Impl::loadBuildDatabase() {
@@ -528,6 +534,7 @@ llvm::Expected<const CompilationDatabase *>
 Frontend::Impl::databaseFor(llvm::StringRef File) {
   if (Database)
     return Database.get();
+  std::lock_guard<std::mutex> Lock(CacheLock);
   // Walk up from the file, as clang-tidy does; remember what each directory
   // on the way resolved to.
   llvm::SmallString<256> Dir(File);
@@ -583,6 +590,7 @@ Frontend::Impl::compileCommandFor(llvm::StringRef File) {
   if (!DB)
     return DB.takeError();
   if (*DB) {
+    std::lock_guard<std::mutex> Lock(CacheLock);
     std::vector<CompileCommand> Cmds = (*DB)->getCompileCommands(File);
     if (!Cmds.empty())
       return Cmds.front();
@@ -603,6 +611,7 @@ Frontend::Impl::toolkitFor(const CompileCommand &Cmd) {
   std::string Hint;
   if (!Cmd.CommandLine.empty() && isNvcc(Cmd.CommandLine.front()))
     Hint = Cmd.CommandLine.front();
+  std::lock_guard<std::mutex> Lock(CacheLock);
   auto It = FoundToolkits.find(Hint);
   if (It != FoundToolkits.end())
     return It->second;
@@ -612,7 +621,9 @@ Frontend::Impl::toolkitFor(const CompileCommand &Cmd) {
 }
 
 llvm::Expected<CompileCommand>
-Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
+Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info,
+                                llvm::raw_ostream &Notes,
+                                const FileArgs &Extra) {
   llvm::Expected<CompileCommand> Cmd = compileCommandFor(File);
   if (!Cmd)
     return Cmd.takeError();
@@ -623,7 +634,7 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
                                    "%s: %s", File.str().c_str(),
                                    llvm::toString(Flags.takeError()).c_str());
   for (const std::string &U : Flags->Unknown)
-    note("ignoring compiler flag '" + U + "' for " + File +
+    note(Notes, "ignoring compiler flag '" + U + "' for " + File +
          " (not known to nvcc or clang)");
 
   Info.Arch = Flags->Archs.empty() ? normalizeArch(Opts.DefaultArch)
@@ -634,6 +645,7 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
   std::vector<std::string> Args = {"clang++", "-x", "cuda"};
   Args.insert(Args.end(), Opts.ExtraArgsBefore.begin(),
               Opts.ExtraArgsBefore.end());
+  Args.insert(Args.end(), Extra.Before.begin(), Extra.Before.end());
   std::optional<CudaToolkit> Toolkit = toolkitFor(*Cmd);
   for (size_t I = 0; I < Flags->Flags.size(); ++I) {
     const std::string &F = Flags->Flags[I];
@@ -663,9 +675,10 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
   }
   Args.push_back("--cuda-device-only");
   Args.push_back("--offload-arch=" + Info.Arch);
-  Args.push_back("-resource-dir=" CAL_CLANG_RESOURCE_DIR);
+  Args.push_back("-resource-dir=" + clangResourceDir());
   std::string Include = BuiltinIncludeDir.str();
   if (Toolkit) {
+    Info.ToolkitRoot = Toolkit->Root;
     Args.push_back("--cuda-path=" + Toolkit->Root);
     if (!Toolkit->CcclInclude.empty()) {
       Args.push_back("-isystem");
@@ -675,13 +688,6 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
     Args.push_back(Include + "/" + SupplementHeader.str());
   } else {
     Info.UsesBuiltinPrelude = true;
-    if (!SaidPrelude) {
-      SaidPrelude = true;
-      note(Opts.NoCudaToolkit
-               ? "parsing on the built-in CUDA prelude (--no-cuda-toolkit)"
-               : "no CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_HOME, "
-                 "/usr/local/cuda); parsing on the built-in CUDA prelude");
-    }
     Args.push_back("--cuda-path=" + Include + "/no-cuda-toolkit");
     Args.push_back("-nocudainc");
     Args.push_back("-nocudalib");
@@ -706,6 +712,7 @@ Frontend::Impl::clangCommandFor(llvm::StringRef File, ParsedFile &Info) {
   if (!Opts.CompilerWarnings)
     Args.push_back("-w");
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  Args.insert(Args.end(), Extra.After.begin(), Extra.After.end());
   Args.push_back("-fsyntax-only");
   Args.push_back(File.str());
 
@@ -722,6 +729,13 @@ Frontend::Frontend(FrontendOptions Opts, llvm::raw_ostream &Diagnostics)
 
 bool Frontend::prepare() {
   FrontendOptions &O = P->Opts;
+  if (clangResourceDir().empty()) {
+    P->error("clang's resource directory (lib/clang/" +
+             std::to_string(LLVM_VERSION_MAJOR) +
+             ") was not found beside the binary, beside libclang-cpp, "
+             "or from clang++ on PATH (install libclang-common-22-dev)");
+    return false;
+  }
   if (!O.CudaPath.empty() && !O.NoCudaToolkit) {
     llvm::Expected<CudaToolkit> T = readCudaToolkit(O.CudaPath);
     if (!T) {
@@ -763,7 +777,8 @@ bool Frontend::prepare() {
 llvm::Expected<std::vector<std::string>>
 Frontend::commandFor(llvm::StringRef File) {
   ParsedFile Info;
-  llvm::Expected<CompileCommand> Cmd = P->clangCommandFor(absolute(File), Info);
+  llvm::Expected<CompileCommand> Cmd =
+      P->clangCommandFor(absolute(File), Info, P->Diag);
   if (!Cmd)
     return Cmd.takeError();
   return Cmd->CommandLine;
@@ -772,72 +787,110 @@ Frontend::commandFor(llvm::StringRef File) {
 FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
                             llvm::raw_ostream &ClangDiagnostics) {
   FrontendStats Stats;
+  bool SaidPrelude = false;
   for (const std::string &File : Files) {
-    bool Overridden = P->Opts.Overrides.count(absolute(File)) > 0;
-    if (!Overridden && !llvm::sys::fs::exists(File)) {
-      P->error("no such file: '" + File + "'");
+    std::string Clang, Tool;
+    llvm::raw_string_ostream ClangOS(Clang), ToolOS(Tool);
+    FileRun R = runFile(File, OnParsed, ClangOS, ToolOS);
+    if (!R.PreludeNote.empty() && !SaidPrelude) {
+      SaidPrelude = true;
+      P->Diag << R.PreludeNote;
+    }
+    P->Diag << Tool;
+    ClangDiagnostics << Clang;
+    if (R.Failed)
       ++Stats.FilesFailed;
-      continue;
-    }
-    if (!Overridden && llvm::sys::fs::is_directory(File)) {
-      P->error("'" + File + "' is a directory, not a source file");
-      ++Stats.FilesFailed;
-      continue;
-    }
-    std::string Abs = absolute(File);
-    ParsedFile Info;
-    Info.Path = File;
-    llvm::Expected<CompileCommand> Cmd = P->clangCommandFor(Abs, Info);
-    if (!Cmd) {
-      P->error(llvm::toString(Cmd.takeError()));
-      ++Stats.FilesFailed;
-      continue;
-    }
-    SingleCommandDatabase DB(*Cmd);
-    clang::tooling::ClangTool Tool(DB, {Abs});
-    // ClangTool keeps the StringRefs it is given: the paths must outlive it.
-    std::vector<std::string> VirtualPaths;
-    VirtualPaths.reserve(builtinHeaders().size());
-    for (const BuiltinHeader &H : builtinHeaders()) {
-      VirtualPaths.push_back((BuiltinIncludeDir + "/" + H.Name).str());
-      Tool.mapVirtualFile(VirtualPaths.back(), H.Contents);
-    }
-    // `k<< <g, b >> >(...)`, which nvcc accepts: closed up for clang, every
-    // offset unchanged.
-    std::optional<std::string> ClosedUp;
-    if (auto It = P->Opts.Overrides.find(Abs); It != P->Opts.Overrides.end())
-      ClosedUp = closeUpLaunchChevrons(It->second);
-    else if (auto Buf = llvm::MemoryBuffer::getFile(Abs))
-      ClosedUp = closeUpLaunchChevrons((*Buf)->getBuffer());
-    if (ClosedUp)
-      Tool.mapVirtualFile(Abs, *ClosedUp);
-    for (const auto &[Path, Contents] : P->Opts.Overrides)
-      if (!(ClosedUp && Path == Abs))
-        Tool.mapVirtualFile(Path, Contents);
-    Tool.setPrintErrorMessage(false);
-    BufferingDiagnosticConsumer Diags(P->Opts.Color);
-    Tool.setDiagnosticConsumer(&Diags);
-    ParseState State;
-    State.Info = Info;
-    State.Callback = &OnParsed;
-    State.Diags = &Diags;
-    State.DiagOut = &ClangDiagnostics;
-    State.Strict = P->Opts.StrictParse;
-    CallbackActionFactory Factory(State);
-    Tool.run(&Factory);
-    // What the driver said, or what came after the translation unit.
-    Diags.flushAll(ClangDiagnostics);
-    if (!State.Called || State.Info.ParseErrors > 0)
-      ClangDiagnostics << State.Stats;
-    if (!State.Called) {
-      ++Stats.FilesFailed;
-      continue;
-    }
-    ++Stats.FilesParsed;
-    if (State.Info.ParseErrors > 0)
+    if (R.Parsed)
+      ++Stats.FilesParsed;
+    if (R.Parsed && R.Errors > 0)
       ++Stats.FilesWithErrors;
   }
   return Stats;
+}
+
+FileRun Frontend::runFile(const std::string &File,
+                          const TranslationUnitCallback &OnParsed,
+                          llvm::raw_ostream &ClangDiagnostics,
+                          llvm::raw_ostream &ToolDiagnostics,
+                          const FileArgs &Extra) {
+  FileRun Run;
+  bool Overridden = P->Opts.Overrides.count(absolute(File)) > 0;
+  if (!Overridden && !llvm::sys::fs::exists(File)) {
+    Impl::error(ToolDiagnostics, "no such file: '" + File + "'");
+    Run.Failed = true;
+    return Run;
+  }
+  if (!Overridden && llvm::sys::fs::is_directory(File)) {
+    Impl::error(ToolDiagnostics,
+                "'" + File + "' is a directory, not a source file");
+    Run.Failed = true;
+    return Run;
+  }
+  std::string Abs = absolute(File);
+  ParsedFile Info;
+  Info.Path = File;
+  llvm::Expected<CompileCommand> Cmd =
+      P->clangCommandFor(Abs, Info, ToolDiagnostics, Extra);
+  if (!Cmd) {
+    Impl::error(ToolDiagnostics, llvm::toString(Cmd.takeError()));
+    Run.Failed = true;
+    return Run;
+  }
+  if (Info.UsesBuiltinPrelude) {
+    llvm::raw_string_ostream OS(Run.PreludeNote);
+    Impl::note(OS, P->Opts.NoCudaToolkit
+                       ? "parsing on the built-in CUDA prelude (--no-cuda-toolkit)"
+                       : "no CUDA toolkit found (--cuda-path, CUDA_PATH, "
+                         "CUDA_HOME, /usr/local/cuda); parsing on the built-in "
+                         "CUDA prelude");
+  }
+  SingleCommandDatabase DB(*Cmd);
+  // A file system of its own, whose working directory is the command's:
+  // the process's is shared by every thread.
+  clang::tooling::ClangTool Tool(
+      DB, {Abs}, std::make_shared<clang::PCHContainerOperations>(),
+      llvm::vfs::createPhysicalFileSystem());
+  // ClangTool keeps the StringRefs it is given: the paths must outlive it.
+  std::vector<std::string> VirtualPaths;
+  VirtualPaths.reserve(builtinHeaders().size());
+  for (const BuiltinHeader &H : builtinHeaders()) {
+    VirtualPaths.push_back((BuiltinIncludeDir + "/" + H.Name).str());
+    Tool.mapVirtualFile(VirtualPaths.back(), H.Contents);
+  }
+  // `k<< <g, b >> >(...)`, which nvcc accepts: closed up for clang, every
+  // offset unchanged.
+  std::optional<std::string> ClosedUp;
+  if (auto It = P->Opts.Overrides.find(Abs); It != P->Opts.Overrides.end())
+    ClosedUp = closeUpLaunchChevrons(It->second);
+  else if (auto Buf = llvm::MemoryBuffer::getFile(Abs))
+    ClosedUp = closeUpLaunchChevrons((*Buf)->getBuffer());
+  if (ClosedUp)
+    Tool.mapVirtualFile(Abs, *ClosedUp);
+  for (const auto &[Path, Contents] : P->Opts.Overrides)
+    if (!(ClosedUp && Path == Abs))
+      Tool.mapVirtualFile(Path, Contents);
+  Tool.setPrintErrorMessage(false);
+  BufferingDiagnosticConsumer Diags(P->Opts.Color);
+  Tool.setDiagnosticConsumer(&Diags);
+  ParseState State;
+  State.Info = Info;
+  State.Callback = &OnParsed;
+  State.Diags = &Diags;
+  State.DiagOut = &ClangDiagnostics;
+  State.Strict = P->Opts.StrictParse;
+  CallbackActionFactory Factory(State);
+  Tool.run(&Factory);
+  // What the driver said, or what came after the translation unit.
+  Diags.flushAll(ClangDiagnostics);
+  if (!State.Called || State.Info.ParseErrors > 0)
+    ClangDiagnostics << State.Stats;
+  if (!State.Called) {
+    Run.Failed = true;
+    return Run;
+  }
+  Run.Parsed = true;
+  Run.Errors = State.Info.ParseErrors;
+  return Run;
 }
 
 } // namespace cal

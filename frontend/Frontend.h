@@ -73,10 +73,27 @@ struct ParsedFile {
   /// were not found (their names as written).
   std::string FirstHostParseError;
   std::vector<std::string> MissingHeaders;
+  std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
 };
 
 using TranslationUnitCallback = std::function<void(
     clang::ASTContext &, clang::CompilerInstance &, const ParsedFile &)>;
+
+/// Compiler arguments for one file, besides the options' (its
+/// configuration's ExtraArgs).
+struct FileArgs {
+  std::vector<std::string> Before, After;
+};
+
+/// The outcome of one file's parse (Frontend::runFile).
+struct FileRun {
+  bool Parsed = false;      ///< an AST was handed to the callback
+  bool Failed = false;      ///< could not be processed at all
+  unsigned Errors = 0;      ///< clang errors in the parse
+  /// The note that the file was parsed on the built-in prelude, when it
+  /// was (a run says it once, before the first such file's diagnostics).
+  std::string PreludeNote;
+};
 
 /// The outcome of a whole run over files.
 struct FrontendStats {
@@ -103,6 +120,17 @@ public:
   /// parse produced an AST. Clang's diagnostics go to \p ClangDiagnostics.
   FrontendStats run(const TranslationUnitCallback &OnParsed,
                     llvm::raw_ostream &ClangDiagnostics);
+
+  /// Parses one file (one of files(), or any other), calling \p OnParsed
+  /// with its AST. Safe to call from several threads at once: each parse
+  /// has its own compiler instance and file system view; the tool's own
+  /// one-line messages about the file go to \p ToolDiagnostics, clang's to
+  /// \p ClangDiagnostics.
+  FileRun runFile(const std::string &File,
+                  const TranslationUnitCallback &OnParsed,
+                  llvm::raw_ostream &ClangDiagnostics,
+                  llvm::raw_ostream &ToolDiagnostics,
+                  const FileArgs &Extra = {});
 
   /// The clang command line for \p File (for tests and --explain).
   llvm::Expected<std::vector<std::string>> commandFor(llvm::StringRef File);

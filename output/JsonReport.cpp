@@ -3,26 +3,19 @@
 #include "output/JsonReport.h"
 
 #include "output/Location.h"
+#include "report/Metrics.h"
 
 #include "analyzer/CostModel.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cmath>
 
 namespace cal {
 
 using nlohmann::json;
-
-json jsonNumber(double V) {
-  if (std::isnan(V) || std::isinf(V))
-    return nullptr;
-  double R = std::round(V);
-  if (std::abs(V - R) < 1e-9 && std::abs(R) < 9e15)
-    return static_cast<int64_t>(R);
-  double Scale = std::pow(10.0, 5 - std::floor(std::log10(std::abs(V))));
-  return std::round(V * Scale) / Scale;
-}
 
 namespace {
 
@@ -33,33 +26,6 @@ template <typename T> json optNumber(const std::optional<T> &V) {
 }
 
 } // namespace
-
-json metricsJson(const AccessFacts &F) {
-  json M;
-  M["bytes_per_lane"] = F.BytesPerLane;
-  M["active_lanes"] = F.ActiveLanes;
-  M["sectors_per_request"] = optNumber(F.SectorsPerRequest);
-  M["lines_per_request"] = optNumber(F.LinesPerRequest);
-  M["ideal_sectors_per_request"] = optNumber(F.IdealSectors);
-  M["sector_utilization"] = optNumber(F.SectorUtilization);
-  M["lane_stride_bytes"] = optNumber(F.LaneStrideBytes);
-  switch (F.Alignment) {
-  case AlignmentFact::Aligned:
-    M["aligned"] = true;
-    break;
-  case AlignmentFact::Misaligned:
-    M["aligned"] = false;
-    break;
-  default:
-    M["aligned"] = nullptr;
-  }
-  M["misalign_bytes"] = optNumber(F.MisalignBytes);
-  M["wavefronts_per_request"] = optNumber(F.WavefrontsPerRequest);
-  M["bank_conflict_ways"] = optNumber(F.BankConflictWays);
-  M["per_thread_contiguous_bytes"] = optNumber(F.PerThreadContiguousBytes);
-  M["footprint_utilization"] = optNumber(F.FootprintUtilization);
-  return M;
-}
 
 json accessJson(const AccessFacts &F, const AnalysisResult &R,
                 const clang::SourceManager &SM) {
@@ -107,32 +73,39 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
   return J;
 }
 
-json findingJson(const Finding &F, clang::ASTContext &Ctx) {
-  const clang::SourceManager &SM = Ctx.getSourceManager();
+namespace {
+
+std::string noteText(const NoteRecord &N) {
+  return N.At.File + ":" + std::to_string(N.At.Line) + ":" +
+         std::to_string(N.At.Column) + ": " + N.Message;
+}
+
+} // namespace
+
+std::vector<std::string> allNotes(const FindingRecord &F) {
+  std::vector<std::string> Notes = F.Notes;
+  for (const NoteRecord &N : F.LocatedNotes)
+    Notes.push_back(noteText(N));
+  return Notes;
+}
+
+json findingJson(const FindingRecord &F) {
   json J;
-  Position B = positionOf(SM, F.Range.getBegin());
-  Position E = endPositionOf(SM, Ctx.getLangOpts(), F.Range.getEnd());
   J["rule"] = F.Rule;
   J["severity"] = severityName(F.Sev);
-  J["file"] = B.File;
-  J["line"] = B.Line;
-  J["column"] = B.Column;
-  J["offset"] = B.Offset;
-  J["end_line"] = E.valid() ? E.Line : B.Line;
-  J["end_column"] = E.valid() ? E.Column : B.Column;
+  J["file"] = F.Begin.File;
+  J["line"] = F.Begin.Line;
+  J["column"] = F.Begin.Column;
+  J["offset"] = F.Begin.Offset;
+  J["end_line"] = F.EndLine;
+  J["end_column"] = F.EndColumn;
   J["kernel"] = F.Kernel;
   J["array"] = F.Array;
   J["message"] = F.Message;
-  J["metrics"] = F.Facts ? metricsJson(*F.Facts) : json::object();
-  json Notes = F.Notes;
-  for (const LocatedNote &N : F.LocatedNotes) {
-    Position P = positionOf(SM, N.Loc);
-    Notes.push_back(P.File + ":" + std::to_string(P.Line) + ":" +
-                    std::to_string(P.Column) + ": " + N.Message);
-  }
-  J["notes"] = Notes;
+  J["metrics"] = F.Metrics;
+  J["notes"] = allNotes(F);
   json Fixes = json::array();
-  for (const Fix &X : F.Fixes) {
+  for (const FixRecord &X : F.Fixes) {
     json FJ;
     FJ["kind"] = fixKindName(X.Kind);
     FJ["applicability"] = applicabilityName(X.Apply);
@@ -140,21 +113,121 @@ json findingJson(const Finding &F, clang::ASTContext &Ctx) {
     if (!X.Code.empty())
       FJ["code"] = X.Code;
     json Reps = json::array();
-    for (const Edit &Ed : X.Edits) {
-      Position RB = positionOf(SM, Ed.Range.getBegin());
-      Position RE = positionOf(SM, Ed.Range.getEnd());
-      Reps.push_back({{"file", RB.File},
-                      {"offset", RB.Offset},
-                      {"length", RE.Offset - RB.Offset},
-                      {"line", RB.Line},
-                      {"column", RB.Column},
+    for (const EditRecord &Ed : X.Edits)
+      Reps.push_back({{"file", Ed.At.File},
+                      {"offset", Ed.At.Offset},
+                      {"length", Ed.Length},
+                      {"line", Ed.At.Line},
+                      {"column", Ed.At.Column},
                       {"text", Ed.Text}});
-    }
     FJ["replacements"] = Reps;
     Fixes.push_back(FJ);
   }
   J["fixes"] = Fixes;
+  J["cost"] = jsonNumber(F.Cost);
+  J["fingerprint"] = F.Fingerprint;
+  json Cs = json::array();
+  for (const ConfigurationRecord &C : F.Configurations) {
+    json CJ;
+    CJ["kernel"] = C.Kernel;
+    CJ["block_dim"] = C.BlockDim ? json({(*C.BlockDim)[0], (*C.BlockDim)[1],
+                                         (*C.BlockDim)[2]})
+                                 : json(nullptr);
+    CJ["severity"] = severityName(C.Sev);
+    CJ["message"] = C.Message;
+    CJ["metrics"] = C.Metrics;
+    CJ["cost"] = jsonNumber(C.Cost);
+    Cs.push_back(CJ);
+  }
+  J["configurations"] = Cs;
   return J;
+}
+
+namespace {
+
+SourcePlace placeFromJson(const json &J, const char *File, const char *Line,
+                          const char *Column, const char *Offset) {
+  SourcePlace P;
+  P.File = J.value(File, "");
+  llvm::SmallString<256> Abs(P.File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  P.Path = Abs.str().str();
+  P.Line = J.value(Line, 0u);
+  P.Column = J.value(Column, 0u);
+  P.Offset = J.value(Offset, 0u);
+  return P;
+}
+
+std::optional<FixKind> fixKindFromName(const std::string &N) {
+  for (FixKind K : {FixKind::Pad, FixKind::Swizzle, FixKind::Vectorize,
+                    FixKind::StageShared, FixKind::Interchange,
+                    FixKind::Realign})
+    if (N == fixKindName(K))
+      return K;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<FindingRecord> findingFromJson(const json &J) {
+  if (!J.is_object() || !J.contains("rule") || !J.contains("file") ||
+      !J.contains("line") || !J["rule"].is_string() || !J["file"].is_string())
+    return std::nullopt;
+  try {
+    FindingRecord F;
+    F.Rule = J["rule"];
+    F.Sev = severityFromName(J.value("severity", "warning"));
+    F.Begin = placeFromJson(J, "file", "line", "column", "offset");
+    F.EndToken = F.Begin;
+    F.EndLine = J.value("end_line", F.Begin.Line);
+    F.EndColumn = J.value("end_column", F.Begin.Column);
+    F.Kernel = J.value("kernel", "");
+    F.KernelBase = llvm::StringRef(F.Kernel).split('<').first.str();
+    F.Array = J.value("array", "");
+    F.Message = J.value("message", "");
+    F.Metrics = J.value("metrics", json::object());
+    for (const json &N : J.value("notes", json::array()))
+      F.Notes.push_back(N.get<std::string>());
+    for (const json &X : J.value("fixes", json::array())) {
+      FixRecord FR;
+      FR.Kind = fixKindFromName(X.value("kind", "")).value_or(FixKind::Pad);
+      FR.Apply = X.value("applicability", "") == "machine-applicable"
+                     ? Applicability::MachineApplicable
+                     : Applicability::Suggestion;
+      FR.Description = X.value("description", "");
+      FR.Code = X.value("code", "");
+      for (const json &R : X.value("replacements", json::array())) {
+        EditRecord E;
+        E.At = placeFromJson(R, "file", "line", "column", "offset");
+        E.Length = R.value("length", 0u);
+        E.Text = R.value("text", "");
+        FR.Edits.push_back(E);
+      }
+      F.Fixes.push_back(FR);
+    }
+    F.Cost = J.value("cost", 0.0);
+    F.Fingerprint = J.value("fingerprint", "");
+    for (const json &C : J.value("configurations", json::array())) {
+      ConfigurationRecord CR;
+      CR.Kernel = C.value("kernel", "");
+      CR.Sev = severityFromName(C.value("severity", "warning"));
+      CR.Message = C.value("message", "");
+      CR.Metrics = C.value("metrics", json::object());
+      CR.Cost = C.value("cost", 0.0);
+      if (C.contains("block_dim") && C["block_dim"].is_array() &&
+          C["block_dim"].size() == 3) {
+        CR.BlockDim = Dim3{C["block_dim"][0], C["block_dim"][1],
+                           C["block_dim"][2]};
+        CR.Shape = dimText(*CR.BlockDim);
+      }
+      CR.Key = CR.Kernel + "|" + CR.Shape;
+      F.Configurations.push_back(CR);
+    }
+    return F;
+  } catch (const json::exception &) {
+    return std::nullopt;
+  }
 }
 
 json predictionJson(const KernelPrediction &P) {

@@ -10,6 +10,8 @@
 
 #include "analyzer/Analyzer.h"
 #include "analyzer/CostModel.h"
+#include "report/FindingRecord.h"
+#include "report/Metrics.h"
 #include "rules/Rule.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -18,10 +20,6 @@
 #include <nlohmann/json.hpp>
 
 namespace cal {
-
-/// A number as JSON: an integer when it is one, else rounded to 6
-/// significant digits.
-nlohmann::json jsonNumber(double V);
 
 /// One access record (the `accesses` array).
 nlohmann::json accessJson(const AccessFacts &F, const AnalysisResult &R,
@@ -34,10 +32,16 @@ nlohmann::json predictionJson(const KernelPrediction &P);
 nlohmann::json kernelJson(const KernelInfo &K, const clang::SourceManager &SM);
 
 /// One finding (the `findings` array).
-nlohmann::json findingJson(const Finding &F, clang::ASTContext &Ctx);
+nlohmann::json findingJson(const FindingRecord &F);
 
-/// The metrics of an access, as findings carry them.
-nlohmann::json metricsJson(const AccessFacts &F);
+/// A finding read back from the `findings` array (--merge): what every
+/// format needs; the notes elsewhere come back as notes at the finding, the
+/// absolute paths from the paths relative to the working directory.
+std::optional<FindingRecord> findingFromJson(const nlohmann::json &J);
+
+/// The finding's notes as the formats show them: those at the finding, then
+/// those elsewhere as "file:line:col: message".
+std::vector<std::string> allNotes(const FindingRecord &F);
 
 class JsonReport {
 public:

@@ -3,11 +3,15 @@
 #include "output/TextReport.h"
 
 #include "output/JsonReport.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
 #include "rules/Suggest.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+
+#include <map>
 
 namespace cal {
 
@@ -66,24 +70,85 @@ std::string indent(const std::string &Code) {
   return Out;
 }
 
+/// Renders records on the files as they are on disk, through a SourceManager
+/// of its own (as clang-tidy's reporter does): the same carets, ranges and
+/// fix-it lines as the translation unit's own would give.
+class RecordRenderer {
+public:
+  RecordRenderer(llvm::raw_ostream &OS, bool Color)
+      : Files(new FileManager(FileSystemOptions())),
+        Printer(OS, Opts),
+        Diags(new DiagnosticIDs(), Opts, &Printer, /*ShouldOwnClient=*/false),
+        SM(Diags, *Files) {
+    Opts.ShowColors = Color;
+    Diags.setSourceManager(&SM);
+    LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+    LO.CUDA = true;
+    Printer.BeginSourceFile(LO, nullptr);
+  }
+  ~RecordRenderer() { Printer.EndSourceFile(); }
+
+  SourceLocation loc(const SourcePlace &P) {
+    if (!P.valid() || P.Path.empty())
+      return SourceLocation();
+    auto It = IDs.find(P.Path);
+    if (It == IDs.end()) {
+      FileID ID;
+      if (OptionalFileEntryRef FE = Files->getOptionalFileRef(P.Path))
+        ID = SM.getOrCreateFileID(*FE, SrcMgr::C_User);
+      It = IDs.emplace(P.Path, ID).first;
+    }
+    if (It->second.isInvalid())
+      return SourceLocation();
+    return SM.getLocForStartOfFile(It->second).getLocWithOffset(P.Offset);
+  }
+
+  DiagnosticBuilder report(SourceLocation Loc, DiagnosticsEngine::Level L,
+                           const std::string &Msg, bool Carets = true) {
+    Opts.ShowCarets = Carets;
+    unsigned ID = Diags.getDiagnosticIDs()->getCustomDiagID(
+        static_cast<DiagnosticIDs::Level>(L), "%0");
+    return std::move(Diags.Report(Loc, ID) << Msg);
+  }
+
+  /// "expanded from macro 'NAME'" at the macro's definition.
+  void macroNote(const std::optional<MacroPlace> &M) {
+    if (M)
+      report(loc(M->At), DiagnosticsEngine::Note,
+             "expanded from macro '" + M->Name + "'");
+  }
+
+private:
+  IntrusiveRefCntPtr<FileManager> Files;
+  DiagnosticOptions Opts;
+  TextDiagnosticPrinter Printer;
+  DiagnosticsEngine Diags;
+  SourceManager SM;
+  LangOptions LO;
+  std::map<std::string, FileID> IDs;
+};
+
 } // namespace
 
-void printFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
+void printFindings(const std::vector<FindingRecord> &Findings,
                    llvm::raw_ostream &OS, bool Color) {
   if (Findings.empty())
     return;
-  FindingEmitter E(Ctx, OS, Color);
-  for (const Finding &F : Findings) {
+  RecordRenderer E(OS, Color);
+  for (const FindingRecord &F : Findings) {
+    SourceLocation At = E.loc(F.Begin);
     {
-      DiagnosticBuilder B = E.report(F.Range.getBegin(), levelOf(F.Sev),
-                                     F.Message + " [" + F.Rule + "]");
-      B << CharSourceRange::getTokenRange(F.Range);
+      DiagnosticBuilder B =
+          E.report(At, levelOf(F.Sev), F.Message + " [" + F.Rule + "]");
+      SourceLocation End = E.loc(F.EndToken);
+      if (At.isValid() && End.isValid())
+        B << CharSourceRange::getTokenRange(At, End);
     }
-    SourceLocation At = F.Range.getBegin();
+    E.macroNote(F.Macro);
     for (const std::string &N : F.Notes)
       E.report(At, DiagnosticsEngine::Note, N, /*Carets=*/false);
-    for (const Fix &X : F.Fixes) {
-      std::string Head = X.Apply == Applicability::MachineApplicable
+    for (const FixRecord &X : F.Fixes) {
+      std::string Head = X.machineApplicable()
                              ? "fix (" + std::string(fixKindName(X.Kind)) +
                                    ", applied by --fix): "
                              : "suggested rewrite (" +
@@ -91,28 +156,36 @@ void printFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
       std::string Msg = Head + X.Description;
       if (!X.Code.empty())
         Msg += ":\n" + indent(X.Code);
-      if (X.Apply == Applicability::MachineApplicable && !X.Edits.empty()) {
+      if (X.machineApplicable() && !X.Edits.empty()) {
         // The fix-it hint goes on the note at the declaration, if any.
         SourceLocation NoteAt = F.LocatedNotes.empty()
-                                    ? X.Edits.front().Range.getBegin()
-                                    : F.LocatedNotes.front().Loc;
+                                    ? E.loc(X.Edits.front().At)
+                                    : E.loc(F.LocatedNotes.front().At);
+        {
         DiagnosticBuilder B = E.report(
             NoteAt, DiagnosticsEngine::Note,
             (F.LocatedNotes.empty() ? "" : F.LocatedNotes.front().Message + "; ") +
                 Msg);
-        for (const Edit &Ed : X.Edits)
-          B << FixItHint::CreateReplacement(Ed.Range, Ed.Text);
+        for (const EditRecord &Ed : X.Edits) {
+          SourceLocation S = E.loc(Ed.At);
+          if (S.isValid())
+            B << FixItHint::CreateReplacement(
+                CharSourceRange::getCharRange(S, S.getLocWithOffset(Ed.Length)),
+                Ed.Text);
+        }
+        }
+        if (!F.LocatedNotes.empty())
+          E.macroNote(F.LocatedNotes.front().Macro);
         continue;
       }
       E.report(At, DiagnosticsEngine::Note, Msg, /*Carets=*/false);
     }
-    bool FixOnDecl = false;
-    for (const Fix &X : F.Fixes)
-      FixOnDecl = FixOnDecl || (X.Apply == Applicability::MachineApplicable &&
-                                !X.Edits.empty());
-    for (size_t I = FixOnDecl ? 1 : 0; I < F.LocatedNotes.size(); ++I)
-      E.report(F.LocatedNotes[I].Loc, DiagnosticsEngine::Note,
+    bool FixOnDecl = F.hasMachineApplicableFix();
+    for (size_t I = FixOnDecl ? 1 : 0; I < F.LocatedNotes.size(); ++I) {
+      E.report(E.loc(F.LocatedNotes[I].At), DiagnosticsEngine::Note,
                F.LocatedNotes[I].Message);
+      E.macroNote(F.LocatedNotes[I].Macro);
+    }
   }
 }
 

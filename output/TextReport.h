@@ -14,6 +14,7 @@
 #define CUDA_ACCESS_LINT_OUTPUT_TEXTREPORT_H
 
 #include "analyzer/Analyzer.h"
+#include "report/FindingRecord.h"
 #include "rules/Rule.h"
 
 #include "clang/AST/ASTContext.h"
@@ -23,7 +24,8 @@
 
 namespace cal {
 
-void printFindings(clang::ASTContext &Ctx, const std::vector<Finding> &Findings,
+/// The findings' records, rendered on the files as they are on disk.
+void printFindings(const std::vector<FindingRecord> &Findings,
                    llvm::raw_ostream &OS, bool Color);
 
 /// --explain: the analyzer's facts at each access, for people.

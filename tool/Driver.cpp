@@ -12,6 +12,13 @@
 #include "tool/FixApplier.h"
 #include "tool/Lint.h"
 #include "tool/LspServer.h"
+#include "tool/Run.h"
+#include "tool/Merge.h"
+#include "report/Baseline.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "tool/Settings.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -19,6 +26,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -166,14 +174,243 @@ cl::opt<bool> Explain(
     cl::desc("Text output: print the analyzer's facts at every access"),
     cl::cat(Category));
 
+cl::opt<unsigned> Jobs(
+    "j",
+    cl::desc("Files to lint at once (default: the number of cores); the\n"
+             "output is the same as a serial run's, in input order"),
+    cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<std::string> WarningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Findings of these rules are errors (clang-tidy style globs);\n"
+             "with it, only errors make the exit status 1"),
+    cl::value_desc("globs"), cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter(
+    "exclude-header-filter",
+    cl::desc("Do not analyze kernels defined in headers whose path matches\n"
+             "this regular expression (the project's headers included)"),
+    cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> ProjectRoot(
+    "project-root",
+    cl::desc("The project's directory: kernels of headers below it are\n"
+             "analyzed (default: the nearest enclosing git work tree and the\n"
+             "compile database's directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Read the configuration from this file instead of the\n"
+             ".cuda-access-lint.yaml files found above each source file"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print the configuration that applies to the first file (or\n"
+             "the working directory) as YAML and exit"),
+    cl::cat(Category));
+cl::opt<bool> VerifyConfig(
+    "verify-config",
+    cl::desc("Check the configuration files that apply to the files (or the\n"
+             "working directory) and exit: 0 when valid, else 3"),
+    cl::cat(Category));
+cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Write the findings' fingerprints to this file (a baseline for\n"
+             "--baseline; fingerprints survive lines moving)"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> BaselineFile(
+    "baseline",
+    cl::desc("Report only findings that this baseline does not hold"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> LineFilterJson(
+    "line-filter",
+    cl::desc("Report only findings on these lines, clang-tidy's format:\n"
+             "[{\"name\":\"a.cu\",\"lines\":[[1,3],[5,5]]},{\"name\":\"b.cu\"}]"),
+    cl::value_desc("json"), cl::cat(Category));
+cl::opt<std::string> DiffInput(
+    "diff",
+    cl::desc("Read a unified diff (`git diff -U0 | cuda-access-lint --diff\n"
+             "-p build`, or --diff=FILE): lint the CUDA files it changes and\n"
+             "report only findings on the lines it adds or changes"),
+    cl::value_desc("file"), cl::ValueOptional, cl::cat(Category));
+cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("SARIF paths are relative to this directory (uriBaseId\n"
+             "SRCROOT), and so are the paths fingerprints hash (default:\n"
+             "the working directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Lint the K-th of N parts of the files (1 <= K <= N), split\n"
+             "deterministically, for a CI matrix; --merge combines the parts"),
+    cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<bool> MergeDocuments(
+    "merge",
+    cl::desc("Merge the documents given as files (JSON, SARIF or rdjsonl of\n"
+             "several runs or shards) into one, in --format (JSON merges\n"
+             "into any format)"),
+    cl::cat(Category));
+cl::opt<bool> Quiet(
+    "quiet",
+    cl::desc("Text output: no closing summary line on stderr"),
+    cl::cat(Category));
+
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cuda-access-lint version " << CAL_VERSION << "\n"
      << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
 }
 
+/// The run's source root (absolute; empty: none), for SARIF.
+std::string SarifRoot;
+/// The executable, as main() was given it.
+std::string Argv0;
+
+/// helpUri's base: CAL_RULE_DOCS_URL when the build set one, else the rule
+/// pages installed beside the binary (<prefix>/share/doc/cuda-access-lint/
+/// rules/), found at run time.
+std::string ruleDocsBase() {
+#ifdef CAL_RULE_DOCS_URL
+  if (std::string(CAL_RULE_DOCS_URL) != "")
+    return CAL_RULE_DOCS_URL;
+#endif
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0.c_str(), &Anchor);
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Dir, "..", "share", "doc");
+  llvm::sys::path::append(Dir, "cuda-access-lint", "rules");
+  llvm::sys::path::remove_dots(Dir, true);
+  return fileUri(Dir) + "/";
+}
+
+/// --warnings-as-errors: a warning of a selected rule is an error, in the
+/// finding and in each of its configurations.
+void promoteWarnings(FindingRecord &F, const RuleSelection &Rules) {
+  if (!Rules.enabled(F.Rule))
+    return;
+  if (F.Sev == Severity::Warning)
+    F.Sev = Severity::Error;
+  for (ConfigurationRecord &C : F.Configurations)
+    if (C.Sev == Severity::Warning)
+      C.Sev = Severity::Error;
+}
+
+std::string plural(size_t N, const char *Word) {
+  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
+}
+
+/// The closing line of a text run: what was linted and found.
+std::string summaryLine(const MergedRun &M) {
+  size_t Count[3] = {0, 0, 0};
+  for (const FindingRecord &F : M.Findings)
+    ++Count[F.Sev == Severity::Error ? 0 : F.Sev == Severity::Warning ? 1 : 2];
+  std::string Line = "cuda-access-lint: " + plural(M.Outcomes.size(), "file") +
+                     ", " + plural(M.Kernels, "kernel configuration") + ", " +
+                     plural(M.Findings.size(), "finding");
+  std::string Per;
+  const char *Names[] = {"error", "warning", "note"};
+  for (int I = 0; I < 3; ++I)
+    if (Count[I])
+      Per += (Per.empty() ? "" : ", ") + plural(Count[I], Names[I]);
+  if (!Per.empty())
+    Line += " (" + Per + ")";
+  Line += ", " + std::to_string(M.Suppressed) + " suppressed by NOLINT";
+  if (!BaselineFile.empty())
+    Line += ", " + std::to_string(M.Baselined) + " in the baseline";
+  if (LineFilterJson.getNumOccurrences() || DiffInput.getNumOccurrences())
+    Line += ", " + std::to_string(M.OutsideLines) + " outside the lines";
+  Line += ", " + plural(M.FilesWithErrors + M.FilesFailed, "file") +
+          " with parse problems";
+  return Line;
+}
+
+/// Writes the run's findings in the chosen format; returns the exit status.
+int reportRun(MergedRun &M, Frontend &FE, bool Gated) {
+  if (Format == OutputFormat::Text) {
+    // Each file's findings, then its --explain facts.
+    for (size_t I = 0; I < M.Outcomes.size(); ++I) {
+      std::vector<FindingRecord> Mine;
+      for (size_t J = 0; J < M.Findings.size(); ++J)
+        if (M.FileOf[J] == I)
+          Mine.push_back(M.Findings[J]);
+      bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
+                                                  : llvm::outs().has_colors();
+      printFindings(Mine, llvm::outs(), Colored);
+      for (const Keyed<std::string> &E : M.Outcomes[I].Explain)
+        llvm::outs() << E.Value;
+    }
+    llvm::outs().flush();
+  }
+  if (Format == OutputFormat::Json) {
+    JsonReport Json;
+    for (const FileOutcome &O : M.Outcomes) {
+      if (!O.Run.Parsed)
+        continue;
+      nlohmann::json FileJ = {{"file", O.Info.Path},
+                              {"arch", O.Info.Arch},
+                              {"parse_errors", O.Run.Errors},
+                              {"builtin_prelude", O.Info.UsesBuiltinPrelude}};
+      if (O.Info.HostParseErrors > 0)
+        FileJ["host_parse_errors"] = {
+            {"count", O.Info.HostParseErrors},
+            {"first", O.Info.FirstHostParseError},
+            {"missing_headers", O.Info.MissingHeaders}};
+      Json.files().push_back(std::move(FileJ));
+      for (const Keyed<nlohmann::json> &K : O.Kernels)
+        Json.kernels().push_back(K.Value);
+      for (const Keyed<nlohmann::json> &A : O.Accesses)
+        Json.accesses().push_back(A.Value);
+    }
+    for (const FindingRecord &F : M.Findings)
+      Json.findings().push_back(findingJson(F));
+    Json.write(llvm::outs(), Accesses);
+  }
+  SarifOptions SO;
+  SO.SourceRoot = SarifRoot;
+  SO.RuleDocsBase = ruleDocsBase();
+  if (Format == OutputFormat::Sarif)
+    llvm::outs() << sarifDocument(M.Findings, SO).dump(2) << "\n";
+  if (Format == OutputFormat::Github)
+    llvm::outs() << githubAnnotations(M.Findings);
+  if (Format == OutputFormat::Rdjsonl)
+    llvm::outs() << reviewdogJsonLines(M.Findings, SO.RuleDocsBase);
+  if (!ExportFixes.empty()) {
+    std::string MainFile = FE.files().size() == 1 ? FE.files().front() : "";
+    if (llvm::Error E = llvm::writeToOutput(
+            ExportFixes, [&](llvm::raw_ostream &OS) -> llvm::Error {
+              OS << exportFixesYaml(M.Findings, MainFile);
+              return llvm::Error::success();
+            })) {
+      llvm::errs() << "cuda-access-lint: error: cannot write '" << ExportFixes
+                   << "': " << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+  }
+  if (ApplyFixes) {
+    FixApplier Fixer;
+    for (const FileOutcome &O : M.Outcomes)
+      for (const auto &[Path, Contents] : O.Contents)
+        Fixer.noteContents(Path, Contents);
+    for (const FindingRecord &F : M.Findings)
+      Fixer.add(F);
+    if (Fixer.applyAll(llvm::errs(), llvm::errs()) < 0)
+      return ExitUsageError;
+  }
+  if (Format == OutputFormat::Text && !Quiet && M.FilesFailed == 0)
+    llvm::errs() << summaryLine(M) << "\n";
+
+  // Under a gate, only errors fail; without one, warnings too.
+  unsigned Failing = 0;
+  for (const FindingRecord &F : M.Findings)
+    if (Gated ? F.Sev == Severity::Error : F.Sev != Severity::Note)
+      ++Failing;
+  if (M.FilesFailed > 0)
+    return ExitUsageError;
+  if (M.FilesWithErrors > 0)
+    return ExitParseError;
+  return Failing > 0 ? ExitFindings : ExitClean;
+}
+
 } // namespace
 
 int runDriver(int argc, const char **argv) {
+  Argv0 = argc > 0 ? argv[0] : "cuda-access-lint";
   // Everything after "--" is the compile command, as with clang-tidy.
   std::vector<const char *> Own;
   std::optional<std::vector<std::string>> Fixed;
@@ -257,7 +494,20 @@ int runDriver(int argc, const char **argv) {
   FO.Color = Colored;
   FO.StrictParse = StrictParse;
 
-  AnalysisOptions AO;
+  // The command line's settings, checked as given; then each file's
+  // configuration, refined by them.
+  LintConfig Cli;
+  if (!Checks.empty())
+    Cli.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences()) {
+    std::string Error;
+    if (!RuleSelection::parse(WarningsAsErrors, Error)) {
+      llvm::errs() << "cuda-access-lint: error: --warnings-as-errors: "
+                   << Error << "\n";
+      return ExitUsageError;
+    }
+    Cli.WarningsAsErrors = WarningsAsErrors;
+  }
   for (const std::string &B : BlockDims) {
     std::string Error;
     auto S = parseBlockDimSetting(B, Error);
@@ -266,123 +516,271 @@ int runDriver(int argc, const char **argv) {
                    << Error << "\n";
       return ExitUsageError;
     }
-    AO.BlockDims.push_back(*S);
+    auto [K, V] = llvm::StringRef(B).contains('=')
+                      ? llvm::StringRef(B).split('=')
+                      : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
+    Cli.BlockDims[K.trim().str()] = V.trim().str();
   }
-
-  LintSettings Settings{AO, *Selection, {}, nullptr};
   for (const std::string &O : RuleOptionSettings) {
     std::string Error;
-    if (!parseRuleOption(O, Settings.RuleOptions, Error)) {
+    RuleOptionValues Values;
+    if (!parseRuleOption(O, Values, Error)) {
       llvm::errs() << "cuda-access-lint: error: --rule-option=" << O << ": "
                    << Error << "\n";
       return ExitUsageError;
     }
+    for (const auto &[K, V] : Values)
+      Cli.CheckOptions[K] = V;
   }
-  if (!HeaderFilter.empty()) {
-    auto Re = std::make_shared<llvm::Regex>(HeaderFilter);
+  for (auto [Opt, Field] : {std::make_pair(&HeaderFilter, &Cli.HeaderFilterRegex),
+                            std::make_pair(&ExcludeHeaderFilter,
+                                           &Cli.ExcludeHeaderFilterRegex)}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    llvm::Regex Re(*Opt);
     std::string ReError;
-    if (!Re->isValid(ReError)) {
-      llvm::errs() << "cuda-access-lint: error: --header-filter: " << ReError
-                   << "\n";
+    if (!Re.isValid(ReError)) {
+      llvm::errs() << "cuda-access-lint: error: --" << Opt->ArgStr << ": "
+                   << ReError << "\n";
       return ExitUsageError;
     }
-    Settings.HeaderFilter = Re;
+    *Field = *Opt;
   }
+  Cli.Sources = {"the command line"};
+
+  ConfigFinder Configs(ConfigFile);
+  SettingsCache SettingsOf(Configs, Cli, ProjectRoot, BuildPath);
+  if (DumpConfig || VerifyConfig) {
+    std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
+    if (Where.empty())
+      Where.push_back("./-");
+    for (const std::string &W : Where) {
+      llvm::Expected<const LintSettings *> S = SettingsOf.get(W);
+      if (!S) {
+        llvm::errs() << "cuda-access-lint: error: "
+                     << llvm::toString(S.takeError()) << "\n";
+        return ExitUsageError;
+      }
+      if (DumpConfig) {
+        llvm::outs() << configYaml((*S)->Config);
+        break;
+      }
+    }
+    if (VerifyConfig)
+      llvm::outs() << "No config errors detected.\n";
+    return ExitClean;
+  }
+  // LSP: the settings of the working directory's configuration.
+  llvm::Expected<const LintSettings *> Base = SettingsOf.get("./-");
+  if (!Base) {
+    llvm::errs() << "cuda-access-lint: error: " << llvm::toString(Base.takeError())
+                 << "\n";
+    return ExitUsageError;
+  }
+  LintSettings Settings = **Base;
 
   if (Lsp)
     return runLspServer(FO, Settings);
+  if (MergeDocuments) {
+    const char *Names[] = {"text", "json", "sarif", "github", "rdjsonl"};
+    SarifOptions SO;
+    if (!SourceRoot.empty()) {
+      llvm::SmallString<256> R(SourceRoot);
+      llvm::sys::fs::make_absolute(R);
+      llvm::sys::path::remove_dots(R, true);
+      SO.SourceRoot = R.str().str();
+    }
+    SO.RuleDocsBase = ruleDocsBase();
+    return runMerge(std::vector<std::string>(SourcePaths.begin(), SourcePaths.end()),
+                    Format.getNumOccurrences() ? Names[int(Format.getValue())] : "",
+                    SO, Colored, llvm::outs(), llvm::errs());
+  }
+
+  // Changed lines: --line-filter and --diff (which also picks the files).
+  std::optional<LineFilter> LinesWanted, DiffLines;
+  if (LineFilterJson.getNumOccurrences()) {
+    llvm::Expected<LineFilter> F = parseLineFilter(LineFilterJson);
+    if (!F) {
+      llvm::errs() << "cuda-access-lint: error: --line-filter: "
+                   << llvm::toString(F.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    LinesWanted = *F;
+  }
+  if (DiffInput.getNumOccurrences()) {
+    std::string Path = DiffInput.empty() ? "-" : std::string(DiffInput);
+    auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Path);
+    if (!Buf) {
+      llvm::errs() << "cuda-access-lint: error: --diff: cannot read '" << Path
+                   << "': " << Buf.getError().message() << "\n";
+      return ExitUsageError;
+    }
+    llvm::Expected<LineFilter> F = parseUnifiedDiff((*Buf)->getBuffer());
+    if (!F) {
+      llvm::errs() << "cuda-access-lint: error: --diff: "
+                   << llvm::toString(F.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    DiffLines = *F;
+    if (FO.Files.empty()) {
+      bool HeaderChanged = false;
+      for (const LineFilter::File &C : F->Files) {
+        llvm::StringRef Ext = llvm::sys::path::extension(C.Name);
+        bool Added = C.Lines.size() != 1 || C.Lines.front().first != 0;
+        if (!Added || !llvm::sys::fs::exists(C.Name))
+          continue;
+        if (Ext == ".cu")
+          FO.Files.push_back(C.Name);
+        else if (Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".inl")
+          HeaderChanged = true;
+      }
+      // A changed header: every file of the database may include it.
+      if (HeaderChanged && !FO.BuildPath.empty())
+        FO.Files.clear();
+      else if (FO.Files.empty()) {
+        if (!Quiet)
+          llvm::errs() << "cuda-access-lint: the diff changes no CUDA file\n";
+        return ExitClean;
+      }
+    }
+  }
+  std::optional<Baseline> Known;
+  if (!BaselineFile.empty()) {
+    llvm::Expected<Baseline> B = readBaseline(BaselineFile);
+    if (!B) {
+      llvm::errs() << "cuda-access-lint: error: --baseline: "
+                   << llvm::toString(B.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    Known = std::move(*B);
+  }
+  unsigned ShardK = 1, ShardN = 1;
+  if (!Shard.empty()) {
+    auto [K, N] = llvm::StringRef(Shard).split('/');
+    if (K.getAsInteger(10, ShardK) || N.getAsInteger(10, ShardN) ||
+        ShardN == 0 || ShardK == 0 || ShardK > ShardN) {
+      llvm::errs() << "cuda-access-lint: error: --shard=" << Shard
+                   << ": expected K/N with 1 <= K <= N\n";
+      return ExitUsageError;
+    }
+  }
 
   Frontend FE(FO, llvm::errs());
   if (!FE.prepare())
     return ExitUsageError;
 
-  JsonReport Json;
-  FixApplier Fixer;
-  auto FileStart = std::chrono::steady_clock::now();
-  unsigned Failing = 0;
-  FrontendStats Stats = FE.run(
-      [&](clang::ASTContext &Ctx, clang::CompilerInstance &CI,
-          const ParsedFile &File) {
-        const clang::SourceManager &SM = Ctx.getSourceManager();
-        auto T0 = std::chrono::steady_clock::now();
-        AnalysisResult R;
-        LintTimes Times;
-        std::vector<Finding> Findings =
-            lintTranslationUnit(Ctx, Settings, R, &Times);
-        if (PrintStats)
-          llvm::errs() << "cuda-access-lint: time: " << File.Path << ": parse "
-                       << llvm::format("%.0f", std::chrono::duration<double, std::milli>(
-                                                   T0 - FileStart)
-                                                   .count())
-                       << " ms, analysis " << llvm::format("%.1f", Times.AnalysisMs)
-                       << " ms (" << R.Kernels.size()
-                       << " kernel configurations, " << R.Accesses.size()
-                       << " accesses), rules " << llvm::format("%.1f", Times.RulesMs)
-                       << " ms\n";
-        for (const Finding &F : Findings) {
-          if (F.Sev != Severity::Note)
-            ++Failing;
-          if (ApplyFixes)
-            Fixer.add(F, SM);
-        }
-        if (Format == OutputFormat::Text) {
-          printFindings(Ctx, Findings, llvm::outs(), Colored);
-          if (Explain)
-            printAccessFacts(Ctx, R, llvm::outs(), Colored);
-          llvm::outs().flush();
-        }
-        nlohmann::json FileJ = {{"file", File.Path},
-                                {"arch", File.Arch},
-                                {"parse_errors", File.ParseErrors},
-                                {"builtin_prelude", File.UsesBuiltinPrelude}};
-        if (File.HostParseErrors > 0)
-          FileJ["host_parse_errors"] = {
-              {"count", File.HostParseErrors},
-              {"first", File.FirstHostParseError},
-              {"missing_headers", File.MissingHeaders}};
-        Json.files().push_back(std::move(FileJ));
-        for (size_t I = 0; I < R.Kernels.size(); ++I) {
-          nlohmann::json KJ = kernelJson(R.Kernels[I], SM);
-          KJ["prediction"] = predictionJson(predictKernel(R, I));
-          Json.kernels().push_back(KJ);
-        }
-        for (const Finding &F : Findings)
-          Json.findings().push_back(findingJson(F, Ctx));
-        if (Accesses)
-          for (const AccessFacts &F : R.Accesses)
-            Json.accesses().push_back(accessJson(F, R, SM));
-        FileStart = std::chrono::steady_clock::now();
-      },
-      llvm::errs());
+  // --shard=K/N: every N-th file of the sorted list, from the K-th.
+  std::vector<std::string> Files = FE.files();
+  if (ShardN > 1) {
+    std::vector<std::string> Sorted = Files;
+    llvm::sort(Sorted);
+    Files.clear();
+    for (size_t I = ShardK - 1; I < Sorted.size(); I += ShardN)
+      Files.push_back(Sorted[I]);
+  }
 
-  if (Format == OutputFormat::Json)
-    Json.write(llvm::outs(), Accesses);
-  if (Format == OutputFormat::Sarif)
-    llvm::outs() << sarifDocument(Json.findings()).dump(2) << "\n";
-  if (Format == OutputFormat::Github)
-    llvm::outs() << githubAnnotations(Json.findings());
-  if (Format == OutputFormat::Rdjsonl)
-    llvm::outs() << reviewdogJsonLines(Json.findings());
-  if (!ExportFixes.empty()) {
-    std::string MainFile = FE.files().size() == 1 ? FE.files().front() : "";
+  // Each file's settings, read before any file is parsed: a bad
+  // configuration is one line and exit 3.
+  for (const std::string &F : Files) {
+    llvm::Expected<const LintSettings *> S = SettingsOf.get(F);
+    if (!S) {
+      llvm::errs() << "cuda-access-lint: error: " << llvm::toString(S.takeError())
+                   << "\n";
+      return ExitUsageError;
+    }
+  }
+
+  RunOptions RO;
+  RO.Jobs = Jobs ? unsigned(Jobs)
+                 : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  RO.Accesses = Accesses && Format == OutputFormat::Json;
+  RO.Explain = Explain && Format == OutputFormat::Text;
+  RO.Color = Colored;
+  RO.TimePhases = PrintStats;
+  bool SaidPrelude = false;
+  std::vector<FileOutcome> Outcomes = lintFiles(
+      FE, Files,
+      [&](const std::string &F) -> const LintSettings & {
+        return *llvm::cantFail(SettingsOf.get(F));
+      },
+      RO, [&](const FileOutcome &O) {
+        if (!O.Run.PreludeNote.empty() && !SaidPrelude) {
+          SaidPrelude = true;
+          llvm::errs() << O.Run.PreludeNote;
+        }
+        llvm::errs() << O.Diagnostics;
+        llvm::errs().flush();
+      });
+
+  MergedRun M = mergeOutcomes(std::move(Outcomes));
+  std::string Root;
+  if (!SourceRoot.empty()) {
+    llvm::SmallString<256> R(SourceRoot);
+    llvm::sys::fs::make_absolute(R);
+    llvm::sys::path::remove_dots(R, true);
+    Root = R.str().str();
+  }
+  assignFingerprints(M.Findings, Root);
+  for (const std::optional<LineFilter> *F : {&LinesWanted, &DiffLines}) {
+    if (!*F)
+      continue;
+    size_t Before = M.Findings.size();
+    std::vector<size_t> FileOf;
+    std::vector<FindingRecord> Kept;
+    for (size_t I = 0; I < M.Findings.size(); ++I)
+      if ((*F)->accepts(M.Findings[I].Begin)) {
+        Kept.push_back(std::move(M.Findings[I]));
+        FileOf.push_back(M.FileOf[I]);
+      }
+    M.Findings = std::move(Kept);
+    M.FileOf = std::move(FileOf);
+    M.OutsideLines += Before - M.Findings.size();
+  }
+  if (!WriteBaseline.empty()) {
     if (llvm::Error E = llvm::writeToOutput(
-            ExportFixes, [&](llvm::raw_ostream &OS) -> llvm::Error {
-              OS << exportFixesYaml(Json.findings(), MainFile);
+            WriteBaseline, [&](llvm::raw_ostream &OS) -> llvm::Error {
+              OS << baselineJson(M.Findings);
               return llvm::Error::success();
             })) {
-      llvm::errs() << "cuda-access-lint: error: cannot write '" << ExportFixes
+      llvm::errs() << "cuda-access-lint: error: cannot write '" << WriteBaseline
                    << "': " << llvm::toString(std::move(E)) << "\n";
       return ExitUsageError;
     }
   }
-  if (ApplyFixes && Fixer.applyAll(llvm::errs(), llvm::errs()) < 0)
-    return ExitUsageError;
-
-  if (Stats.FilesFailed > 0)
-    return ExitUsageError;
-  if (Stats.FilesWithErrors > 0)
-    return ExitParseError;
-  return Failing > 0 ? ExitFindings : ExitClean;
+  if (Known) {
+    std::vector<size_t> FileOf;
+    std::vector<FindingRecord> Kept;
+    Baseline Left = *Known;
+    for (size_t I = 0; I < M.Findings.size(); ++I) {
+      auto It = Left.find(M.Findings[I].Fingerprint);
+      if (It != Left.end() && It->second > 0) {
+        --It->second;
+        ++M.Baselined;
+        continue;
+      }
+      Kept.push_back(std::move(M.Findings[I]));
+      FileOf.push_back(M.FileOf[I]);
+    }
+    M.Findings = std::move(Kept);
+    M.FileOf = std::move(FileOf);
+  }
+  SarifRoot = Root;
+  // The gate: each finding under the settings of the file that reports it.
+  bool Gated = false;
+  for (size_t I = 0; I < M.Findings.size(); ++I) {
+    const LintSettings &S =
+        *llvm::cantFail(SettingsOf.get(M.Outcomes[M.FileOf[I]].File));
+    Gated = Gated || S.WarningsAsErrors.has_value();
+    if (S.WarningsAsErrors)
+      promoteWarnings(M.Findings[I], *S.WarningsAsErrors);
+  }
+  for (const FileOutcome &O : M.Outcomes)
+    if (!Gated)
+      if (auto S = SettingsOf.get(O.File))
+        Gated = (*S)->WarningsAsErrors.has_value();
+      else
+        llvm::consumeError(S.takeError());
+  return reportRun(M, FE, Gated);
 }
 
 } // namespace cal

@@ -11,19 +11,23 @@
 
 namespace cal {
 
-void FixApplier::add(const Finding &F, const clang::SourceManager &SM) {
-  for (const Fix &X : F.Fixes) {
-    if (X.Apply != Applicability::MachineApplicable)
+void FixApplier::noteContents(const std::string &Path, std::string Contents) {
+  FileEdits &FE = Files[Path];
+  if (!FE.HaveContents) {
+    FE.ContentsWhenRead = std::move(Contents);
+    FE.HaveContents = true;
+  }
+}
+
+void FixApplier::add(const FindingRecord &F) {
+  for (const FixRecord &X : F.Fixes) {
+    if (!X.machineApplicable())
       continue;
-    for (const Edit &E : X.Edits) {
-      clang::tooling::Replacement R(SM, E.Range, E.Text);
-      if (R.getFilePath().empty())
+    for (const EditRecord &E : X.Edits) {
+      if (E.At.Path.empty())
         continue;
-      FileEdits &FE = Files[R.getFilePath().str()];
-      if (FE.ContentsWhenRead.empty()) {
-        clang::FileID ID = SM.getFileID(E.Range.getBegin());
-        FE.ContentsWhenRead = SM.getBufferData(ID).str();
-      }
+      clang::tooling::Replacement R(E.At.Path, E.At.Offset, E.Length, E.Text);
+      FileEdits &FE = Files[E.At.Path];
       // The same edit from another finding (or another file including the
       // same header) is already there.
       bool Same = false;
@@ -43,11 +47,13 @@ int FixApplier::applyAll(llvm::raw_ostream &Errs, llvm::raw_ostream &Log) {
   int Changed = 0;
   bool Failed = false;
   for (auto &[Path, FE] : Files) {
+    if (FE.Replacements.empty())
+      continue;
     auto Now = llvm::MemoryBuffer::getFile(Path);
     // Clang read the file with spaced launch chevrons closed up (the same
     // offsets): compare it as read, apply the edits to it as it is.
     std::string OnDisk = Now ? (*Now)->getBuffer().str() : std::string();
-    if (!Now ||
+    if (!Now || !FE.HaveContents ||
         closeUpLaunchChevrons(OnDisk).value_or(OnDisk) != FE.ContentsWhenRead) {
       Errs << "cuda-access-lint: error: not fixing '" << Path
            << "': it changed since it was read\n";

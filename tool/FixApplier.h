@@ -12,7 +12,7 @@
 #ifndef CUDA_ACCESS_LINT_TOOL_FIXAPPLIER_H
 #define CUDA_ACCESS_LINT_TOOL_FIXAPPLIER_H
 
-#include "rules/Rule.h"
+#include "report/FindingRecord.h"
 
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,8 +24,11 @@ namespace cal {
 
 class FixApplier {
 public:
+  /// The contents of \p Path as the parse read it (what an edit's offsets
+  /// are into); the first one given for a file is kept.
+  void noteContents(const std::string &Path, std::string Contents);
   /// Records the machine-applicable edits of \p F.
-  void add(const Finding &F, const clang::SourceManager &SM);
+  void add(const FindingRecord &F);
 
   /// Applies everything recorded; one line on \p Errs per file that could
   /// not be fixed. Returns the number of files changed, or -1 on an error.
@@ -35,6 +38,7 @@ private:
   struct FileEdits {
     clang::tooling::Replacements Replacements;
     std::string ContentsWhenRead;
+    bool HaveContents = false;
     unsigned Conflicts = 0;
   };
   std::map<std::string, FileEdits> Files;

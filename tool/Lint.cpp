@@ -3,6 +3,8 @@
 #include "tool/Lint.h"
 
 #include "rules/Suppression.h"
+#include "frontend/BuiltinHeaders.h"
+#include "report/FindingRecord.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -11,19 +13,39 @@
 
 namespace cal {
 
+bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
+  if (Dir.empty())
+    return false;
+  Dir.consume_back("/");
+  return Path.consume_front(Dir) && (Path.empty() || Path.front() == '/');
+}
+
 std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
                                          const LintSettings &Settings,
                                          AnalysisResult &Result,
                                          LintTimes *Times) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
   AnalysisOptions AO = Settings.Analysis;
-  std::shared_ptr<llvm::Regex> Filter = Settings.HeaderFilter;
-  AO.IncludeKernel = [&SM, Filter](clang::SourceLocation Loc) {
+  AO.IncludeKernel = [&SM, &Settings](clang::SourceLocation Loc) {
     clang::SourceLocation E = SM.getExpansionLoc(Loc);
     if (SM.isInMainFile(E))
       return true;
-    return Filter && !SM.isInSystemHeader(E) &&
-           Filter->match(SM.getFilename(E));
+    if (SM.isInSystemHeader(E))
+      return false;
+    std::string Path = placeOf(SM, E).Path;
+    if (Settings.ExcludeHeaderFilter && Settings.ExcludeHeaderFilter->match(Path))
+      return false;
+    if (Settings.HeaderFilter && Settings.HeaderFilter->match(Path))
+      return true;
+    for (const std::string &X : Settings.ExcludedRoots)
+      if (isUnder(Path, X))
+        return false;
+    if (llvm::StringRef(Path).starts_with(BuiltinIncludeDir))
+      return false;
+    for (const std::string &Root : Settings.ProjectRoots)
+      if (isUnder(Path, Root))
+        return true;
+    return false;
   };
   auto T0 = std::chrono::steady_clock::now();
   Result = analyze(Ctx, AO);
@@ -39,9 +61,12 @@ std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
     Times->RulesMs = std::chrono::duration<double, std::milli>(T2 - T1).count();
   }
 
+  size_t Before = Findings.size();
   llvm::erase_if(Findings, [&](const Finding &F) {
     return isSuppressed(SM, F.Range.getBegin(), F.Rule);
   });
+  if (Times)
+    Times->Suppressed = Before - Findings.size();
   // `a[i] += x` is a load and a store of the same element: one finding when
   // both say the same thing.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string, std::string>>

@@ -13,6 +13,7 @@
 #include "analyzer/Analyzer.h"
 #include "rules/Registry.h"
 #include "rules/Rule.h"
+#include "tool/Config.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/Regex.h"
@@ -30,10 +31,31 @@ struct LintSettings {
   RuleOptionValues RuleOptions;
   /// Kernels in headers whose path matches are analyzed too.
   std::shared_ptr<llvm::Regex> HeaderFilter;
+  /// Kernels in headers whose path matches are not analyzed (project
+  /// headers included).
+  std::shared_ptr<llvm::Regex> ExcludeHeaderFilter;
+  /// The project's directories (absolute): kernels of headers below them
+  /// are analyzed, except in system headers (-isystem and the like) and
+  /// the CUDA toolkit.
+  std::vector<std::string> ProjectRoots;
+  /// Directories whose headers are never the project's (the CUDA toolkit).
+  std::vector<std::string> ExcludedRoots;
+  /// --warnings-as-errors: findings of these rules are errors, and only
+  /// errors make the exit status 1.
+  std::optional<RuleSelection> WarningsAsErrors;
+  /// Compiler arguments added by the configuration.
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  /// What the settings were made of (--dump-config).
+  LintConfig Config;
 };
+
+/// True when \p Path lies in \p Dir (both absolute, normalized).
+bool isUnder(llvm::StringRef Path, llvm::StringRef Dir);
 
 struct LintTimes {
   double AnalysisMs = 0, RulesMs = 0;
+  /// Findings that NOLINT comments suppressed.
+  unsigned Suppressed = 0;
 };
 
 /// Lints one parsed translation unit. The findings point into \p Result,

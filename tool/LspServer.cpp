@@ -16,6 +16,7 @@
 #include "tool/LspServer.h"
 
 #include "output/JsonReport.h"
+#include "report/Grouping.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -49,8 +50,8 @@ bool fromJSON(const llvm::json::Value &V, DidSaveParams &P,
 struct Document {
   std::string Text;
   int64_t Version = 0;
-  /// The last lint's findings (JSON, as --format=json writes them).
-  nlohmann::json Findings = nlohmann::json::array();
+  /// The last lint's findings in this document, one per place.
+  std::vector<FindingRecord> Findings;
 };
 
 class Server {
@@ -123,25 +124,23 @@ private:
     llvm::json::Array Actions;
     auto It = Docs.find(P.textDocument.uri.file().str());
     if (It != Docs.end()) {
-      for (const nlohmann::json &F : It->second.Findings) {
-        int Line = F["line"].get<int>() - 1;
+      for (const FindingRecord &F : It->second.Findings) {
+        int Line = int(F.Begin.Line) - 1;
         if (Line < P.range.start.line || Line > P.range.end.line)
           continue;
-        for (const nlohmann::json &X : F["fixes"]) {
-          if (X["applicability"] != "machine-applicable")
+        for (const FixRecord &X : F.Fixes) {
+          if (!X.machineApplicable())
             continue;
           llvm::json::Array Edits;
-          for (const nlohmann::json &R : X["replacements"])
+          for (const EditRecord &R : X.Edits)
             Edits.push_back(llvm::json::Object{
-                {"range", rangeJson(R["line"].get<int>(), R["column"].get<int>(),
-                                    R["line"].get<int>(),
-                                    R["column"].get<int>() +
-                                        R["length"].get<int>())},
-                {"newText", R["text"].get<std::string>()}});
+                {"range", rangeJson(R.At.Line, R.At.Column, R.At.Line,
+                                    R.At.Column + R.Length)},
+                {"newText", R.Text}});
           llvm::json::Object Changes;
           Changes[P.textDocument.uri.uri()] = std::move(Edits);
           Actions.push_back(llvm::json::Object{
-              {"title", X["description"].get<std::string>()},
+              {"title", X.Description},
               {"kind", "quickfix"},
               {"isPreferred", true},
               {"diagnostics", llvm::json::Array{diagnostic(F)}},
@@ -161,18 +160,16 @@ private:
                                    {"character", EndCol - 1}}}};
   }
 
-  static llvm::json::Object diagnostic(const nlohmann::json &F) {
-    std::string Sev = F["severity"];
-    int Level = Sev == "error" ? 1 : Sev == "warning" ? 2 : 3;
-    std::string Msg = F["message"].get<std::string>();
-    for (const nlohmann::json &N : F["notes"])
-      Msg += "\n" + N.get<std::string>();
+  static llvm::json::Object diagnostic(const FindingRecord &F) {
+    int Level = F.Sev == Severity::Error ? 1 : F.Sev == Severity::Warning ? 2 : 3;
+    std::string Msg = F.Message;
+    for (const std::string &N : allNotes(F))
+      Msg += "\n" + N;
     return llvm::json::Object{
-        {"range", rangeJson(F["line"].get<int>(), F["column"].get<int>(),
-                            F["end_line"].get<int>(),
-                            F["end_column"].get<int>() + 1)},
+        {"range", rangeJson(F.Begin.Line, F.Begin.Column, F.EndLine,
+                            F.EndColumn + 1)},
         {"severity", Level},
-        {"code", F["rule"].get<std::string>()},
+        {"code", F.Rule},
         {"source", "cuda-access-lint"},
         {"message", Msg}};
   }
@@ -184,32 +181,28 @@ private:
     std::string Log;
     llvm::raw_string_ostream LogOS(Log);
     Frontend FE(FO, LogOS);
-    nlohmann::json Findings = nlohmann::json::array();
+    std::vector<FindingRecord> Records;
     if (FE.prepare()) {
       FE.run(
           [&](clang::ASTContext &Ctx, clang::CompilerInstance &,
               const ParsedFile &) {
             AnalysisResult R;
-            for (const Finding &F : lintTranslationUnit(Ctx, Settings, R)) {
-              nlohmann::json J = findingJson(F, Ctx);
-              // Only what lies in this document.
-              Findings.push_back(J);
-            }
+            for (const Finding &F : lintTranslationUnit(Ctx, Settings, R))
+              Records.push_back(makeRecord(F, Ctx, R));
           },
           LogOS);
     }
     LogOS.flush();
     if (!Log.empty())
       Logger::info("{0}", Log);
-    D.Findings = nlohmann::json::array();
+    D.Findings.clear();
     llvm::json::Array Diags;
-    for (const nlohmann::json &F : Findings) {
-      llvm::SmallString<256> Abs(F["file"].get<std::string>());
-      llvm::sys::fs::make_absolute(Abs);
-      if (Abs.str() != Uri.file())
+    // One diagnostic per place, only what lies in this document.
+    for (FindingRecord &F : groupByPlace(std::move(Records))) {
+      if (F.Begin.Path != Uri.file())
         continue;
-      D.Findings.push_back(F);
       Diags.push_back(diagnostic(F));
+      D.Findings.push_back(std::move(F));
     }
     Publish(llvm::json::Object{{"uri", Uri.uri()},
                                {"version", D.Version},

@@ -203,7 +203,7 @@ void expectSyntaxErrorReported(const std::vector<std::string> &Extra) {
   std::string File = Dir / "broken.cu";
   ASSERT_TRUE(writeFile(File, SyntaxError));
   std::vector<std::string> Args = Extra;
-  Args.insert(Args.end(), {File, "--", "-std=c++17"});
+  Args.insert(Args.end(), {"--quiet", File, "--", "-std=c++17"});
   ProcessResult R = lint(Args);
   expectNoCrash(R);
   EXPECT_TRUE(R.exitedWith(2)) << show(R);
@@ -266,7 +266,7 @@ void expectHeadersParse(const std::vector<std::string> &Extra,
   std::string File = Dir / "headers.cu";
   ASSERT_TRUE(writeFile(File, Headers));
   std::vector<std::string> Args = Extra;
-  Args.insert(Args.end(), {File, "--", "-std=c++17"});
+  Args.insert(Args.end(), {"--quiet", File, "--", "-std=c++17"});
   ProcessResult R = lint(Args);
   expectNoCrash(R);
   EXPECT_TRUE(R.exitedWith(0) || R.exitedWith(1)) << show(R);
@@ -298,7 +298,7 @@ TEST(Cli, NoToolkitAnywhereFallsBackToThePrelude) {
   ASSERT_TRUE(writeFile(Dir / "b.cu", Headers));
   ProcessOptions Env;
   Env.UnsetEnv = {"CUDA_PATH", "CUDA_HOME"};
-  ProcessResult R = lint({"--no-cuda-toolkit", Dir / "a.cu", Dir / "b.cu",
+  ProcessResult R = lint({"--quiet", "--no-cuda-toolkit", Dir / "a.cu", Dir / "b.cu",
                           "--", "-std=c++17"},
                          Env);
   expectNoCrash(R);

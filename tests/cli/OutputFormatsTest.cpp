@@ -76,8 +76,11 @@ TEST(OutputFormats, GithubAnnotationsOneLineEach) {
   test::ProcessResult P = R.lint({"--format=github"});
   ASSERT_TRUE(P.exitedWith(1)) << P.describe();
   auto Lines = test::nonEmptyLines(P.Stdout);
-  ASSERT_EQ(Lines.size(), 1u) << P.Stdout;
+  ASSERT_EQ(Lines.size(), 2u) << P.Stdout;
   EXPECT_EQ(Lines[0].rfind("::warning file=", 0), 0u) << Lines[0];
+  EXPECT_EQ(Lines[1], "::notice title=cuda-access-lint summary::cuda-access-lint: "
+                      "1 finding (1 warning), most costly first; all shown as "
+                      "annotations");
   EXPECT_NE(Lines[0].find(",line=12,col=28,"), std::string::npos) << Lines[0];
   EXPECT_NE(Lines[0].find("title=shared-bank-conflict::"), std::string::npos);
   EXPECT_NE(Lines[0].find("32-way bank conflict"), std::string::npos);

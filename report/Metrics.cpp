@@ -1,0 +1,58 @@
+//===- Metrics.cpp --------------------------------------------------------===//
+
+#include "report/Metrics.h"
+
+#include <cmath>
+
+namespace cal {
+
+using nlohmann::json;
+
+json jsonNumber(double V) {
+  if (std::isnan(V) || std::isinf(V))
+    return nullptr;
+  double R = std::round(V);
+  if (std::abs(V - R) < 1e-9 && std::abs(R) < 9e15)
+    return static_cast<int64_t>(R);
+  double Scale = std::pow(10.0, 5 - std::floor(std::log10(std::abs(V))));
+  return std::round(V * Scale) / Scale;
+}
+
+namespace {
+
+template <typename T> json optNumber(const std::optional<T> &V) {
+  if (!V)
+    return nullptr;
+  return jsonNumber(static_cast<double>(*V));
+}
+
+} // namespace
+
+json metricsJson(const AccessFacts &F) {
+  json M;
+  M["bytes_per_lane"] = F.BytesPerLane;
+  M["active_lanes"] = F.ActiveLanes;
+  M["sectors_per_request"] = optNumber(F.SectorsPerRequest);
+  M["lines_per_request"] = optNumber(F.LinesPerRequest);
+  M["ideal_sectors_per_request"] = optNumber(F.IdealSectors);
+  M["sector_utilization"] = optNumber(F.SectorUtilization);
+  M["lane_stride_bytes"] = optNumber(F.LaneStrideBytes);
+  switch (F.Alignment) {
+  case AlignmentFact::Aligned:
+    M["aligned"] = true;
+    break;
+  case AlignmentFact::Misaligned:
+    M["aligned"] = false;
+    break;
+  default:
+    M["aligned"] = nullptr;
+  }
+  M["misalign_bytes"] = optNumber(F.MisalignBytes);
+  M["wavefronts_per_request"] = optNumber(F.WavefrontsPerRequest);
+  M["bank_conflict_ways"] = optNumber(F.BankConflictWays);
+  M["per_thread_contiguous_bytes"] = optNumber(F.PerThreadContiguousBytes);
+  M["footprint_utilization"] = optNumber(F.FootprintUtilization);
+  return M;
+}
+
+} // namespace cal

@@ -1,0 +1,88 @@
+//===- Config.h - .cuda-access-lint.yaml, found as .clang-tidy is ---------===//
+//
+//   Checks:                   '-*,shared-bank-conflict'   # --checks
+//   WarningsAsErrors:         'shared-bank-conflict'      # --warnings-as-errors
+//   HeaderFilterRegex:        'third_party/cub/'          # --header-filter
+//   ExcludeHeaderFilterRegex: 'generated/'                # --exclude-header-filter
+//   CheckOptions:                                         # --rule-option
+//     missing-vectorization.OneElementPerThread: true
+//   BlockDims:                                            # --block-dim
+//     transpose: 32,8
+//     '*': 256
+//   ExtraArgs: ['-DTILE=32']                              # --extra-arg
+//   ExtraArgsBefore: []                                   # --extra-arg-before
+//   InheritParentConfig: true                             # the default
+//
+// For each file, the nearest .cuda-access-lint.yaml in its directory or
+// above is read, and, unless it says InheritParentConfig: false, the one
+// above it, and so on: a nested file refines its parents (Checks and
+// WarningsAsErrors are appended to theirs, as clang-tidy does; options,
+// block dims and the header filters override theirs by key; extra
+// arguments add to theirs). The command line refines the result the same
+// way. --config-file=F reads only F. Parsed with LLVM's YAML I/O: an
+// unknown key or a bad value is one line naming the file, line and column.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_TOOL_CONFIG_H
+#define CUDA_ACCESS_LINT_TOOL_CONFIG_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cal {
+
+inline constexpr const char *ConfigFileName = ".cuda-access-lint.yaml";
+
+/// What a configuration file (or the command line) says; unset fields say
+/// nothing.
+struct LintConfig {
+  std::optional<std::string> Checks;
+  std::optional<std::string> WarningsAsErrors;
+  std::optional<std::string> HeaderFilterRegex;
+  std::optional<std::string> ExcludeHeaderFilterRegex;
+  std::optional<bool> InheritParentConfig;
+  std::map<std::string, std::string> CheckOptions;
+  std::map<std::string, std::string> BlockDims;
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  /// The files it was read from, outermost first (for --dump-config).
+  std::vector<std::string> Sources;
+
+  /// \p Child refines this one (see the file comment).
+  void refineWith(const LintConfig &Child);
+};
+
+/// Parses one file's text; the error is one line, "<path>:L:C: message".
+llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text,
+                                       llvm::StringRef Path);
+llvm::Expected<LintConfig> readConfigFile(llvm::StringRef Path);
+
+/// The configuration as YAML (what --dump-config prints).
+std::string configYaml(const LintConfig &C);
+
+/// Finds and reads the files for each directory once; safe to share.
+class ConfigFinder {
+public:
+  /// \p ExplicitFile: --config-file (no search).
+  explicit ConfigFinder(std::string ExplicitFile = "")
+      : ExplicitFile(std::move(ExplicitFile)) {}
+  /// The configuration that applies to \p File (no file: an empty one).
+  llvm::Expected<LintConfig> configFor(llvm::StringRef File);
+
+private:
+  llvm::Expected<LintConfig> configForDirectory(llvm::StringRef Dir);
+  std::string ExplicitFile;
+  std::mutex Lock;
+  std::map<std::string, std::shared_ptr<LintConfig>> ByDirectory;
+};
+
+} // namespace cal
+
+#endif
