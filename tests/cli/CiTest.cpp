@@ -463,5 +463,72 @@ TEST(Ci, ShardsSplitTheFilesAndTogetherCoverThem) {
   EXPECT_TRUE(Bad.exitedWith(3)) << show(Bad);
 }
 
+TEST(Ci, MergeCombinesShardDocuments) {
+  HeaderProject P;
+  // Each shard reports the header's finding (its first file includes it).
+  std::vector<std::string> Docs;
+  for (const char *Shard : {"--shard=1/2", "--shard=2/2"}) {
+    ProcessResult R = P.run({Shard, "--format=json"});
+    ASSERT_TRUE(R.exitedWith(1)) << show(R);
+    Docs.push_back(P.Dir / (std::string("shard") + Shard[8] + ".json"));
+    ASSERT_TRUE(writeFile(Docs.back(), R.Stdout));
+  }
+  ProcessResult J = lint({"--merge", Docs[0], Docs[1]}, P.Dir.path());
+  ASSERT_TRUE(J.exitedWith(1)) << show(J);
+  json Doc = json::parse(J.Stdout);
+  EXPECT_EQ(Doc["files"].size(), 2u);
+  EXPECT_EQ(Doc["findings"].size(), 1u) << "the header's finding once";
+  EXPECT_EQ(Doc["summary"]["files"], 2);
+  ProcessResult S = lint({"--merge", "--format=sarif", Docs[0], Docs[1]},
+                         P.Dir.path());
+  json Sarif = json::parse(S.Stdout);
+  ASSERT_EQ(Sarif["runs"].size(), 1u);
+  EXPECT_EQ(Sarif["runs"][0]["results"].size(), 1u);
+  // SARIF documents merge into one run.
+  ASSERT_TRUE(writeFile(P.Dir / "a.sarif", S.Stdout));
+  ProcessResult SS = lint({"--merge", P.Dir / "a.sarif", P.Dir / "a.sarif"});
+  EXPECT_EQ(json::parse(SS.Stdout)["runs"][0]["results"].size(), 1u);
+  ProcessResult G = lint({"--merge", "--format=github", Docs[0], Docs[1]},
+                         P.Dir.path());
+  EXPECT_THAT(G.Stdout, StartsWith("::warning file=include/k.cuh,line=3,"));
+  ProcessResult Bad = lint({"--merge", P.Dir / "src/a.cu"});
+  EXPECT_TRUE(Bad.exitedWith(3)) << show(Bad);
+  EXPECT_EQ(nonEmptyLines(Bad.Stderr).size(), 1u);
+}
+
+std::string frame(const json &M) {
+  std::string Body = M.dump();
+  return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
+}
+
+TEST(Ci, LspPublishesOneDiagnosticPerPlace) {
+  TempDir Dir("cal-ci");
+  std::string File = Dir / "s.cu";
+  ASSERT_TRUE(writeFile(File, fifteenInstantiations()));
+  std::string Uri = "file://" + File;
+  std::string In =
+      frame({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+             {"params", {{"processId", nullptr}, {"rootUri", nullptr},
+                         {"capabilities", json::object()}}}}) +
+      frame({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+             {"params", {{"textDocument", {{"uri", Uri}, {"languageId", "cuda"},
+                                           {"version", 1},
+                                           {"text", fifteenInstantiations()}}}}}}) +
+      frame({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}, {"params", nullptr}}) +
+      frame({{"jsonrpc", "2.0"}, {"method", "exit"}, {"params", nullptr}});
+  ASSERT_TRUE(writeFile(Dir / "in.lsp", In));
+  ProcessResult R = runProcess(
+      {"/bin/sh", "-c",
+       "'" + toolPath() + "' --lsp -- -std=c++17 < '" + (Dir / "in.lsp") + "'"});
+  ASSERT_TRUE(R.exitedWith(0)) << show(R);
+  size_t At = R.Stdout.find("publishDiagnostics");
+  ASSERT_NE(At, std::string::npos) << R.Stdout;
+  size_t Start = R.Stdout.rfind("{\"", At);
+  json Msg = json::parse(R.Stdout.substr(Start, R.Stdout.find("Content-Length", At) - Start));
+  ASSERT_EQ(Msg["params"]["diagnostics"].size(), 1u) << Msg.dump(1);
+  EXPECT_THAT(Msg["params"]["diagnostics"][0]["message"].get<std::string>(),
+              HasSubstr("differs by configuration"));
+}
+
 } // namespace
 } // namespace cal::test
