@@ -576,6 +576,13 @@ Frontend::Impl::databaseFor(llvm::StringRef File) {
 
 llvm::Expected<CompileCommand>
 Frontend::Impl::compileCommandFor(llvm::StringRef File) {
+  if (Opts.LauncherCommand) {
+    CompileCommand Cmd;
+    Cmd.Directory = absolute(".");
+    Cmd.Filename = File.str();
+    Cmd.CommandLine = *Opts.LauncherCommand;
+    return Cmd;
+  }
   if (Opts.FixedArgs) {
     CompileCommand Cmd;
     Cmd.Directory = absolute(".");

@@ -34,6 +34,10 @@ struct FrontendOptions {
   std::vector<std::string> Files;
   /// -p: a directory holding compile_commands.json (or the file itself).
   std::string BuildPath;
+  /// --launcher: the whole compile command (compiler, flags, the file, -o
+  /// ...), read as a database entry in the working directory; when set, no
+  /// database is used.
+  std::optional<std::vector<std::string>> LauncherCommand;
   /// The compiler arguments after `--`; when set, no database is used.
   std::optional<std::vector<std::string>> FixedArgs;
   /// Added after / before the command's own flags (--extra-arg, ...).

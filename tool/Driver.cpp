@@ -18,6 +18,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "tool/Settings.h"
 
 #include "clang/AST/ASTContext.h"
@@ -257,6 +258,60 @@ void printVersion(llvm::raw_ostream &OS) {
      << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
 }
 
+/// --launcher: the compile command that follows it.
+std::optional<std::vector<std::string>> LauncherCommand;
+
+/// Build-system launchers that run the compiler given after them.
+bool isCompilerLauncher(llvm::StringRef Program) {
+  llvm::StringRef Name = llvm::sys::path::filename(Program);
+  return Name == "ccache" || Name == "sccache" || Name == "distcc" ||
+         Name == "icecc" || Name == "buildcache";
+}
+
+/// The CUDA source a compile command compiles, if any.
+std::optional<std::string> sourceOfCommand(const std::vector<std::string> &Cmd) {
+  bool CudaLanguage = false;
+  for (size_t I = 1; I < Cmd.size(); ++I) {
+    llvm::StringRef A = Cmd[I];
+    if ((A == "-x" || A == "--x") && I + 1 < Cmd.size())
+      CudaLanguage = Cmd[I + 1] == "cu" || Cmd[I + 1] == "cuda";
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-x" ||
+        A == "--x" || A == "-ccbin" || A == "--compiler-bindir") {
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-"))
+      continue;
+    llvm::StringRef Ext = llvm::sys::path::extension(A);
+    if (Ext == ".cu" || (CudaLanguage && (Ext == ".cpp" || Ext == ".cc" ||
+                                          Ext == ".cxx" || Ext == ".c")))
+      return A.str();
+  }
+  return std::nullopt;
+}
+
+/// Runs the compile command as given (launchers included); its status.
+int runCompiler(const std::vector<std::string> &Cmd) {
+  llvm::ErrorOr<std::string> Program =
+      llvm::sys::path::has_parent_path(Cmd.front())
+          ? llvm::ErrorOr<std::string>(Cmd.front())
+          : llvm::sys::findProgramByName(Cmd.front());
+  if (!Program) {
+    llvm::errs() << "cuda-access-lint: error: --launcher: cannot find '"
+                 << Cmd.front() << "'\n";
+    return 127;
+  }
+  std::vector<llvm::StringRef> Args(Cmd.begin(), Cmd.end());
+  std::string Error;
+  int Status = llvm::sys::ExecuteAndWait(*Program, Args, std::nullopt, {}, 0, 0,
+                                         &Error);
+  if (Status < 0) {
+    llvm::errs() << "cuda-access-lint: error: --launcher: " << Error << "\n";
+    return 127;
+  }
+  return Status;
+}
+
 /// The run's source root (absolute; empty: none), for SARIF.
 std::string SarifRoot;
 /// The executable, as main() was given it.
@@ -331,9 +386,10 @@ int reportRun(MergedRun &M, Frontend &FE, bool Gated) {
           Mine.push_back(M.Findings[J]);
       bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
                                                   : llvm::outs().has_colors();
-      printFindings(Mine, llvm::outs(), Colored);
+      llvm::raw_ostream &Out = LauncherCommand ? llvm::errs() : llvm::outs();
+      printFindings(Mine, Out, LauncherCommand ? llvm::errs().has_colors() : Colored);
       for (const Keyed<std::string> &E : M.Outcomes[I].Explain)
-        llvm::outs() << E.Value;
+        Out << E.Value;
     }
     llvm::outs().flush();
   }
@@ -415,6 +471,10 @@ int runDriver(int argc, const char **argv) {
   std::vector<const char *> Own;
   std::optional<std::vector<std::string>> Fixed;
   for (int I = 0; I < argc; ++I) {
+    if (llvm::StringRef(argv[I]) == "--launcher" && I > 0) {
+      LauncherCommand.emplace(argv + I + 1, argv + argc);
+      break;
+    }
     if (llvm::StringRef(argv[I]) == "--" && I > 0) {
       Fixed.emplace(argv + I + 1, argv + argc);
       break;
@@ -581,6 +641,25 @@ int runDriver(int argc, const char **argv) {
 
   if (Lsp)
     return runLspServer(FO, Settings);
+  // --launcher: lint the file the command compiles (with that command,
+  // any ccache-like launcher before the compiler left out), then compile.
+  if (LauncherCommand) {
+    if (LauncherCommand->empty()) {
+      llvm::errs() << "cuda-access-lint: error: --launcher: no compile command "
+                      "follows it\n";
+      return ExitUsageError;
+    }
+    std::vector<std::string> Compile = *LauncherCommand;
+    while (Compile.size() > 1 && isCompilerLauncher(Compile.front()))
+      Compile.erase(Compile.begin());
+    std::optional<std::string> Source = sourceOfCommand(Compile);
+    if (!Source)
+      return runCompiler(*LauncherCommand);
+    FO.LauncherCommand = Compile;
+    FO.Files = {*Source};
+    Quiet.setValue(true);
+    Format.setValue(OutputFormat::Text);
+  }
   if (MergeDocuments) {
     const char *Names[] = {"text", "json", "sarif", "github", "rdjsonl"};
     SarifOptions SO;
@@ -704,6 +783,8 @@ int runDriver(int argc, const char **argv) {
         return *llvm::cantFail(SettingsOf.get(F));
       },
       RO, [&](const FileOutcome &O) {
+        if (LauncherCommand)
+          return; // the compiler speaks for the parse
         if (!O.Run.PreludeNote.empty() && !SaidPrelude) {
           SaidPrelude = true;
           llvm::errs() << O.Run.PreludeNote;
@@ -713,6 +794,19 @@ int runDriver(int argc, const char **argv) {
       });
 
   MergedRun M = mergeOutcomes(std::move(Outcomes));
+  if (LauncherCommand) {
+    // Clang's view of a file nvcc compiles may differ: a parse problem is
+    // one note, never a failed build.
+    for (FileOutcome &O : M.Outcomes)
+      if (O.Run.Errors > 0 || O.Run.Failed) {
+        llvm::errs() << "cuda-access-lint: note: " << O.File
+                     << " did not parse cleanly for the lint (" << O.Run.Errors
+                     << " errors); its findings may be incomplete\n";
+        O.Run.Errors = 0;
+        O.Run.Failed = false;
+      }
+    M.FilesWithErrors = M.FilesFailed = 0;
+  }
   std::string Root;
   if (!SourceRoot.empty()) {
     llvm::SmallString<256> R(SourceRoot);
@@ -780,7 +874,19 @@ int runDriver(int argc, const char **argv) {
         Gated = (*S)->WarningsAsErrors.has_value();
       else
         llvm::consumeError(S.takeError());
-  return reportRun(M, FE, Gated);
+  if (!LauncherCommand)
+    return reportRun(M, FE, Gated);
+  int Lint = reportRun(M, FE, Gated);
+  int Compiled = runCompiler(*LauncherCommand);
+  if (Compiled != 0)
+    return Compiled;
+  // The build fails for the lint only under a gate.
+  if (Gated && Lint == ExitFindings) {
+    llvm::errs() << "cuda-access-lint: error: " << FE.files().front()
+                 << ": findings are errors under --warnings-as-errors\n";
+    return ExitFindings;
+  }
+  return ExitClean;
 }
 
 } // namespace cal
