@@ -9,7 +9,7 @@ BUILD="${CAL_BUILD_DIR:-$ROOT/build}"
 # Clang 22 LibTooling (clang 19 and older cannot parse CUDA 13's headers),
 # nlohmann/json, GoogleTest, CMake, Ninja, Python for the report scripts.
 PACKAGES=(clang-22 libclang-22-dev llvm-22-dev nlohmann-json3-dev libgtest-dev
-          cmake ninja-build g++ python3 make)
+          cmake ninja-build g++ python3 make ccache dpkg-dev git)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,6 +20,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# The integration test validates action.yml and .pre-commit-hooks.yaml with
+# ajv (npm packages, into the build tree).
+if ! command -v npm > /dev/null 2>&1; then
+  echo "bootstrap: installing nodejs npm" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >&2 || true
+fi
+if command -v npm > /dev/null 2>&1 && [ ! -d "$BUILD/node/node_modules/ajv" ]; then
+  mkdir -p "$BUILD/node"
+  (cd "$BUILD/node" && npm install --no-audit --no-fund --silent ajv@8 yaml@2 >&2) ||
+    echo "bootstrap: npm install failed; the integration test will be skipped" >&2
 fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
