@@ -14,6 +14,7 @@
 #include "tool/LspServer.h"
 #include "tool/Run.h"
 #include "tool/Merge.h"
+#include "tool/Launcher.h"
 #include "report/Baseline.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -261,57 +262,6 @@ void printVersion(llvm::raw_ostream &OS) {
 /// --launcher: the compile command that follows it.
 std::optional<std::vector<std::string>> LauncherCommand;
 
-/// Build-system launchers that run the compiler given after them.
-bool isCompilerLauncher(llvm::StringRef Program) {
-  llvm::StringRef Name = llvm::sys::path::filename(Program);
-  return Name == "ccache" || Name == "sccache" || Name == "distcc" ||
-         Name == "icecc" || Name == "buildcache";
-}
-
-/// The CUDA source a compile command compiles, if any.
-std::optional<std::string> sourceOfCommand(const std::vector<std::string> &Cmd) {
-  bool CudaLanguage = false;
-  for (size_t I = 1; I < Cmd.size(); ++I) {
-    llvm::StringRef A = Cmd[I];
-    if ((A == "-x" || A == "--x") && I + 1 < Cmd.size())
-      CudaLanguage = Cmd[I + 1] == "cu" || Cmd[I + 1] == "cuda";
-    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-x" ||
-        A == "--x" || A == "-ccbin" || A == "--compiler-bindir") {
-      ++I;
-      continue;
-    }
-    if (A.starts_with("-"))
-      continue;
-    llvm::StringRef Ext = llvm::sys::path::extension(A);
-    if (Ext == ".cu" || (CudaLanguage && (Ext == ".cpp" || Ext == ".cc" ||
-                                          Ext == ".cxx" || Ext == ".c")))
-      return A.str();
-  }
-  return std::nullopt;
-}
-
-/// Runs the compile command as given (launchers included); its status.
-int runCompiler(const std::vector<std::string> &Cmd) {
-  llvm::ErrorOr<std::string> Program =
-      llvm::sys::path::has_parent_path(Cmd.front())
-          ? llvm::ErrorOr<std::string>(Cmd.front())
-          : llvm::sys::findProgramByName(Cmd.front());
-  if (!Program) {
-    llvm::errs() << "cuda-access-lint: error: --launcher: cannot find '"
-                 << Cmd.front() << "'\n";
-    return 127;
-  }
-  std::vector<llvm::StringRef> Args(Cmd.begin(), Cmd.end());
-  std::string Error;
-  int Status = llvm::sys::ExecuteAndWait(*Program, Args, std::nullopt, {}, 0, 0,
-                                         &Error);
-  if (Status < 0) {
-    llvm::errs() << "cuda-access-lint: error: --launcher: " << Error << "\n";
-    return 127;
-  }
-  return Status;
-}
-
 /// The run's source root (absolute; empty: none), for SARIF.
 std::string SarifRoot;
 /// The executable, as main() was given it.
@@ -344,6 +294,28 @@ void promoteWarnings(FindingRecord &F, const RuleSelection &Rules) {
   for (ConfigurationRecord &C : F.Configurations)
     if (C.Sev == Severity::Warning)
       C.Sev = Severity::Error;
+}
+
+/// The gate: each finding under the settings of the file that reports it.
+/// True when any file of the run has one.
+bool applyGate(MergedRun &M, SettingsCache &SettingsOf) {
+  bool Gated = false;
+  for (size_t I = 0; I < M.Findings.size(); ++I) {
+    const LintSettings &S =
+        *llvm::cantFail(SettingsOf.get(M.Outcomes[M.FileOf[I]].File));
+    Gated = Gated || S.WarningsAsErrors.has_value();
+    if (S.WarningsAsErrors)
+      promoteWarnings(M.Findings[I], *S.WarningsAsErrors);
+  }
+  for (const FileOutcome &O : M.Outcomes) {
+    if (Gated)
+      break;
+    if (auto S = SettingsOf.get(O.File))
+      Gated = (*S)->WarningsAsErrors.has_value();
+    else
+      llvm::consumeError(S.takeError());
+  }
+  return Gated;
 }
 
 std::string plural(size_t N, const char *Word) {
@@ -463,6 +435,116 @@ int reportRun(MergedRun &M, Frontend &FE, bool Gated) {
   return Failing > 0 ? ExitFindings : ExitClean;
 }
 
+/// The configuration the command line gives (checked as given; an error
+/// is one line on stderr).
+std::optional<LintConfig> commandLineConfig() {
+  LintConfig Cli;
+  if (!Checks.empty())
+    Cli.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences()) {
+    std::string Error;
+    if (!RuleSelection::parse(WarningsAsErrors, Error)) {
+      llvm::errs() << "cuda-access-lint: error: --warnings-as-errors: "
+                   << Error << "\n";
+      return std::nullopt;
+    }
+    Cli.WarningsAsErrors = WarningsAsErrors;
+  }
+  for (const std::string &B : BlockDims) {
+    std::string Error;
+    auto S = parseBlockDimSetting(B, Error);
+    if (!S) {
+      llvm::errs() << "cuda-access-lint: error: --block-dim=" << B << ": "
+                   << Error << "\n";
+      return std::nullopt;
+    }
+    auto [K, V] = llvm::StringRef(B).contains('=')
+                      ? llvm::StringRef(B).split('=')
+                      : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
+    Cli.BlockDims[K.trim().str()] = V.trim().str();
+  }
+  for (const std::string &O : RuleOptionSettings) {
+    std::string Error;
+    RuleOptionValues Values;
+    if (!parseRuleOption(O, Values, Error)) {
+      llvm::errs() << "cuda-access-lint: error: --rule-option=" << O << ": "
+                   << Error << "\n";
+      return std::nullopt;
+    }
+    for (const auto &[K, V] : Values)
+      Cli.CheckOptions[K] = V;
+  }
+  for (auto [Opt, Field] : {std::make_pair(&HeaderFilter, &Cli.HeaderFilterRegex),
+                            std::make_pair(&ExcludeHeaderFilter,
+                                           &Cli.ExcludeHeaderFilterRegex)}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    llvm::Regex Re(*Opt);
+    std::string ReError;
+    if (!Re.isValid(ReError)) {
+      llvm::errs() << "cuda-access-lint: error: --" << Opt->ArgStr << ": "
+                   << ReError << "\n";
+      return std::nullopt;
+    }
+    *Field = *Opt;
+  }
+  Cli.Sources = {"the command line"};
+  return Cli;
+}
+
+/// --line-filter and --diff (which picks the files when none are given).
+/// Returns -1 to go on, else the exit status.
+int readChangedLines(FrontendOptions &FO, std::optional<LineFilter> &LinesWanted,
+                     std::optional<LineFilter> &DiffLines) {
+  if (LineFilterJson.getNumOccurrences()) {
+    llvm::Expected<LineFilter> F = parseLineFilter(LineFilterJson);
+    if (!F) {
+      llvm::errs() << "cuda-access-lint: error: --line-filter: "
+                   << llvm::toString(F.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    LinesWanted = *F;
+  }
+  if (DiffInput.getNumOccurrences()) {
+    std::string Path = DiffInput.empty() ? "-" : std::string(DiffInput);
+    auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Path);
+    if (!Buf) {
+      llvm::errs() << "cuda-access-lint: error: --diff: cannot read '" << Path
+                   << "': " << Buf.getError().message() << "\n";
+      return ExitUsageError;
+    }
+    llvm::Expected<LineFilter> F = parseUnifiedDiff((*Buf)->getBuffer());
+    if (!F) {
+      llvm::errs() << "cuda-access-lint: error: --diff: "
+                   << llvm::toString(F.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    DiffLines = *F;
+    if (FO.Files.empty()) {
+      bool HeaderChanged = false;
+      for (const LineFilter::File &C : F->Files) {
+        llvm::StringRef Ext = llvm::sys::path::extension(C.Name);
+        bool Added = C.Lines.size() != 1 || C.Lines.front().first != 0;
+        if (!Added || !llvm::sys::fs::exists(C.Name))
+          continue;
+        if (Ext == ".cu")
+          FO.Files.push_back(C.Name);
+        else if (Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".inl")
+          HeaderChanged = true;
+      }
+      // A changed header: every file of the database may include it.
+      if (HeaderChanged && !FO.BuildPath.empty())
+        FO.Files.clear();
+      else if (FO.Files.empty()) {
+        if (!Quiet)
+          llvm::errs() << "cuda-access-lint: the diff changes no CUDA file\n";
+        return ExitClean;
+      }
+    }
+  }
+  return -1;
+}
+
 } // namespace
 
 int runDriver(int argc, const char **argv) {
@@ -556,57 +638,10 @@ int runDriver(int argc, const char **argv) {
 
   // The command line's settings, checked as given; then each file's
   // configuration, refined by them.
-  LintConfig Cli;
-  if (!Checks.empty())
-    Cli.Checks = Checks;
-  if (WarningsAsErrors.getNumOccurrences()) {
-    std::string Error;
-    if (!RuleSelection::parse(WarningsAsErrors, Error)) {
-      llvm::errs() << "cuda-access-lint: error: --warnings-as-errors: "
-                   << Error << "\n";
-      return ExitUsageError;
-    }
-    Cli.WarningsAsErrors = WarningsAsErrors;
-  }
-  for (const std::string &B : BlockDims) {
-    std::string Error;
-    auto S = parseBlockDimSetting(B, Error);
-    if (!S) {
-      llvm::errs() << "cuda-access-lint: error: --block-dim=" << B << ": "
-                   << Error << "\n";
-      return ExitUsageError;
-    }
-    auto [K, V] = llvm::StringRef(B).contains('=')
-                      ? llvm::StringRef(B).split('=')
-                      : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
-    Cli.BlockDims[K.trim().str()] = V.trim().str();
-  }
-  for (const std::string &O : RuleOptionSettings) {
-    std::string Error;
-    RuleOptionValues Values;
-    if (!parseRuleOption(O, Values, Error)) {
-      llvm::errs() << "cuda-access-lint: error: --rule-option=" << O << ": "
-                   << Error << "\n";
-      return ExitUsageError;
-    }
-    for (const auto &[K, V] : Values)
-      Cli.CheckOptions[K] = V;
-  }
-  for (auto [Opt, Field] : {std::make_pair(&HeaderFilter, &Cli.HeaderFilterRegex),
-                            std::make_pair(&ExcludeHeaderFilter,
-                                           &Cli.ExcludeHeaderFilterRegex)}) {
-    if (!Opt->getNumOccurrences())
-      continue;
-    llvm::Regex Re(*Opt);
-    std::string ReError;
-    if (!Re.isValid(ReError)) {
-      llvm::errs() << "cuda-access-lint: error: --" << Opt->ArgStr << ": "
-                   << ReError << "\n";
-      return ExitUsageError;
-    }
-    *Field = *Opt;
-  }
-  Cli.Sources = {"the command line"};
+  std::optional<LintConfig> CliConfig = commandLineConfig();
+  if (!CliConfig)
+    return ExitUsageError;
+  LintConfig &Cli = *CliConfig;
 
   ConfigFinder Configs(ConfigFile);
   SettingsCache SettingsOf(Configs, Cli, ProjectRoot, BuildPath);
@@ -677,52 +712,8 @@ int runDriver(int argc, const char **argv) {
 
   // Changed lines: --line-filter and --diff (which also picks the files).
   std::optional<LineFilter> LinesWanted, DiffLines;
-  if (LineFilterJson.getNumOccurrences()) {
-    llvm::Expected<LineFilter> F = parseLineFilter(LineFilterJson);
-    if (!F) {
-      llvm::errs() << "cuda-access-lint: error: --line-filter: "
-                   << llvm::toString(F.takeError()) << "\n";
-      return ExitUsageError;
-    }
-    LinesWanted = *F;
-  }
-  if (DiffInput.getNumOccurrences()) {
-    std::string Path = DiffInput.empty() ? "-" : std::string(DiffInput);
-    auto Buf = llvm::MemoryBuffer::getFileOrSTDIN(Path);
-    if (!Buf) {
-      llvm::errs() << "cuda-access-lint: error: --diff: cannot read '" << Path
-                   << "': " << Buf.getError().message() << "\n";
-      return ExitUsageError;
-    }
-    llvm::Expected<LineFilter> F = parseUnifiedDiff((*Buf)->getBuffer());
-    if (!F) {
-      llvm::errs() << "cuda-access-lint: error: --diff: "
-                   << llvm::toString(F.takeError()) << "\n";
-      return ExitUsageError;
-    }
-    DiffLines = *F;
-    if (FO.Files.empty()) {
-      bool HeaderChanged = false;
-      for (const LineFilter::File &C : F->Files) {
-        llvm::StringRef Ext = llvm::sys::path::extension(C.Name);
-        bool Added = C.Lines.size() != 1 || C.Lines.front().first != 0;
-        if (!Added || !llvm::sys::fs::exists(C.Name))
-          continue;
-        if (Ext == ".cu")
-          FO.Files.push_back(C.Name);
-        else if (Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".inl")
-          HeaderChanged = true;
-      }
-      // A changed header: every file of the database may include it.
-      if (HeaderChanged && !FO.BuildPath.empty())
-        FO.Files.clear();
-      else if (FO.Files.empty()) {
-        if (!Quiet)
-          llvm::errs() << "cuda-access-lint: the diff changes no CUDA file\n";
-        return ExitClean;
-      }
-    }
-  }
+  if (int Status = readChangedLines(FO, LinesWanted, DiffLines); Status >= 0)
+    return Status;
   std::optional<Baseline> Known;
   if (!BaselineFile.empty()) {
     llvm::Expected<Baseline> B = readBaseline(BaselineFile);
@@ -814,22 +805,11 @@ int runDriver(int argc, const char **argv) {
     llvm::sys::path::remove_dots(R, true);
     Root = R.str().str();
   }
-  assignFingerprints(M.Findings, Root);
-  for (const std::optional<LineFilter> *F : {&LinesWanted, &DiffLines}) {
-    if (!*F)
-      continue;
-    size_t Before = M.Findings.size();
-    std::vector<size_t> FileOf;
-    std::vector<FindingRecord> Kept;
-    for (size_t I = 0; I < M.Findings.size(); ++I)
-      if ((*F)->accepts(M.Findings[I].Begin)) {
-        Kept.push_back(std::move(M.Findings[I]));
-        FileOf.push_back(M.FileOf[I]);
-      }
-    M.Findings = std::move(Kept);
-    M.FileOf = std::move(FileOf);
-    M.OutsideLines += Before - M.Findings.size();
-  }
+  std::vector<const LineFilter *> Lines;
+  for (const std::optional<LineFilter> *F : {&LinesWanted, &DiffLines})
+    if (*F)
+      Lines.push_back(&**F);
+  fingerprintAndFilterLines(M, Root, Lines);
   if (!WriteBaseline.empty()) {
     if (llvm::Error E = llvm::writeToOutput(
             WriteBaseline, [&](llvm::raw_ostream &OS) -> llvm::Error {
@@ -841,39 +821,10 @@ int runDriver(int argc, const char **argv) {
       return ExitUsageError;
     }
   }
-  if (Known) {
-    std::vector<size_t> FileOf;
-    std::vector<FindingRecord> Kept;
-    Baseline Left = *Known;
-    for (size_t I = 0; I < M.Findings.size(); ++I) {
-      auto It = Left.find(M.Findings[I].Fingerprint);
-      if (It != Left.end() && It->second > 0) {
-        --It->second;
-        ++M.Baselined;
-        continue;
-      }
-      Kept.push_back(std::move(M.Findings[I]));
-      FileOf.push_back(M.FileOf[I]);
-    }
-    M.Findings = std::move(Kept);
-    M.FileOf = std::move(FileOf);
-  }
+  if (Known)
+    applyBaselineTo(M, *Known);
   SarifRoot = Root;
-  // The gate: each finding under the settings of the file that reports it.
-  bool Gated = false;
-  for (size_t I = 0; I < M.Findings.size(); ++I) {
-    const LintSettings &S =
-        *llvm::cantFail(SettingsOf.get(M.Outcomes[M.FileOf[I]].File));
-    Gated = Gated || S.WarningsAsErrors.has_value();
-    if (S.WarningsAsErrors)
-      promoteWarnings(M.Findings[I], *S.WarningsAsErrors);
-  }
-  for (const FileOutcome &O : M.Outcomes)
-    if (!Gated)
-      if (auto S = SettingsOf.get(O.File))
-        Gated = (*S)->WarningsAsErrors.has_value();
-      else
-        llvm::consumeError(S.takeError());
+  bool Gated = applyGate(M, SettingsOf);
   if (!LauncherCommand)
     return reportRun(M, FE, Gated);
   int Lint = reportRun(M, FE, Gated);

@@ -220,4 +220,41 @@ MergedRun mergeOutcomes(std::vector<FileOutcome> Outcomes) {
   return M;
 }
 
+namespace {
+
+/// Keeps the findings \p Keep accepts, with the files that report them.
+template <typename Pred> size_t keepFindingsIf(MergedRun &M, Pred Keep) {
+  std::vector<FindingRecord> Kept;
+  std::vector<size_t> FileOf;
+  for (size_t I = 0; I < M.Findings.size(); ++I)
+    if (Keep(M.Findings[I])) {
+      Kept.push_back(std::move(M.Findings[I]));
+      FileOf.push_back(M.FileOf[I]);
+    }
+  size_t Dropped = M.Findings.size() - Kept.size();
+  M.Findings = std::move(Kept);
+  M.FileOf = std::move(FileOf);
+  return Dropped;
+}
+
+} // namespace
+
+void fingerprintAndFilterLines(MergedRun &M, const std::string &SourceRoot,
+                               const std::vector<const LineFilter *> &Lines) {
+  assignFingerprints(M.Findings, SourceRoot);
+  for (const LineFilter *F : Lines)
+    M.OutsideLines += keepFindingsIf(
+        M, [&](const FindingRecord &R) { return F->accepts(R.Begin); });
+}
+
+void applyBaselineTo(MergedRun &M, Baseline Known) {
+  M.Baselined += keepFindingsIf(M, [&](const FindingRecord &R) {
+    auto It = Known.find(R.Fingerprint);
+    if (It == Known.end() || It->second == 0)
+      return true;
+    --It->second;
+    return false;
+  });
+}
+
 } // namespace cal

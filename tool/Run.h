@@ -17,6 +17,7 @@
 #define CUDA_ACCESS_LINT_TOOL_RUN_H
 
 #include "frontend/Frontend.h"
+#include "report/Baseline.h"
 #include "report/FindingRecord.h"
 #include "tool/Lint.h"
 
@@ -85,6 +86,16 @@ struct MergedRun {
 };
 
 MergedRun mergeOutcomes(std::vector<FileOutcome> Outcomes);
+
+/// Gives every finding its fingerprint (paths relative to \p SourceRoot)
+/// and drops those off the lines of any of \p Lines (--line-filter,
+/// --diff), counted in OutsideLines.
+void fingerprintAndFilterLines(MergedRun &M, const std::string &SourceRoot,
+                               const std::vector<const LineFilter *> &Lines);
+
+/// Drops the findings \p Known holds (as many times as it holds each),
+/// counted in Baselined.
+void applyBaselineTo(MergedRun &M, Baseline Known);
 
 } // namespace cal
 
