@@ -93,8 +93,9 @@ public:
   /// Tells which diagnostics are such errors.
   std::function<bool(const clang::Diagnostic &)> IsNvccAccepted;
 
-  explicit BufferingDiagnosticConsumer(bool Color)
-      : Stream(Text), Printer(Stream, DiagOpts) {
+  BufferingDiagnosticConsumer(bool Color, const FrontendOptions &Opts)
+      : Stream(Text), Printer(Stream, DiagOpts),
+        Hook(Opts.OnCompilerDiagnostic) {
     DiagOpts.ShowColors = Color;
   }
   void BeginSourceFile(const clang::LangOptions &LO,
@@ -108,6 +109,8 @@ public:
     clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
     size_t Before = Text.size();
     Printer.HandleDiagnostic(Level, Info);
+    if (Hook)
+      Hook(Level, Info);
     if (Level == clang::DiagnosticsEngine::Note && !Entries.empty()) {
       Entries.back().End = Text.size();
       return;
@@ -147,6 +150,8 @@ private:
   std::string Text;
   llvm::raw_string_ostream Stream;
   clang::TextDiagnosticPrinter Printer;
+  const std::function<void(clang::DiagnosticsEngine::Level,
+                           const clang::Diagnostic &)> &Hook;
 };
 
 /// Where the preprocessor expands `__global__`: the kernels as written,
@@ -341,16 +346,7 @@ void settleDiagnostics(clang::ASTContext &Ctx, ParseState &S) {
   }
   D.flush(*S.DiagOut, Keep);
   llvm::raw_ostream &OS = *S.DiagOut;
-  OS << S.Info.Path << ": warning: host code did not parse ("
-     << S.Info.HostParseErrors
-     << (S.Info.HostParseErrors == 1 ? " error" : " errors");
-  if (!S.Info.MissingHeaders.empty()) {
-    OS << "; not found: ";
-    for (size_t I = 0; I < S.Info.MissingHeaders.size(); ++I)
-      OS << (I ? ", " : "") << "'" << S.Info.MissingHeaders[I] << "'";
-  }
-  OS << "; first: " << S.Info.FirstHostParseError
-     << "); every kernel parsed [--strict-parse to fail]\n";
+  OS << S.Info.Path << ": warning: " << hostParseSummary(S.Info) << "\n";
   OS.flush();
 }
 
@@ -782,13 +778,30 @@ bool Frontend::prepare() {
 }
 
 llvm::Expected<std::vector<std::string>>
-Frontend::commandFor(llvm::StringRef File) {
+Frontend::commandFor(llvm::StringRef File, std::string *Directory) {
   ParsedFile Info;
   llvm::Expected<CompileCommand> Cmd =
       P->clangCommandFor(absolute(File), Info, P->Diag);
   if (!Cmd)
     return Cmd.takeError();
+  if (Directory)
+    *Directory = Cmd->Directory;
   return Cmd->CommandLine;
+}
+
+std::string hostParseSummary(const ParsedFile &Info) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "host code did not parse (" << Info.HostParseErrors
+     << (Info.HostParseErrors == 1 ? " error" : " errors");
+  if (!Info.MissingHeaders.empty()) {
+    OS << "; not found: ";
+    for (size_t I = 0; I < Info.MissingHeaders.size(); ++I)
+      OS << (I ? ", " : "") << "'" << Info.MissingHeaders[I] << "'";
+  }
+  OS << "; first: " << Info.FirstHostParseError
+     << "); every kernel parsed [--strict-parse to fail]";
+  return S;
 }
 
 FrontendStats Frontend::run(const TranslationUnitCallback &OnParsed,
@@ -877,7 +890,7 @@ FileRun Frontend::runFile(const std::string &File,
     if (!(ClosedUp && Path == Abs))
       Tool.mapVirtualFile(Path, Contents);
   Tool.setPrintErrorMessage(false);
-  BufferingDiagnosticConsumer Diags(P->Opts.Color);
+  BufferingDiagnosticConsumer Diags(P->Opts.Color, P->Opts);
   Tool.setDiagnosticConsumer(&Diags);
   ParseState State;
   State.Info = Info;

@@ -13,6 +13,8 @@
 
 #include "frontend/CudaToolkit.h"
 
+#include "clang/Basic/Diagnostic.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,6 +62,12 @@ struct FrontendOptions {
   /// Contents to parse instead of what is on disk, by absolute path (an
   /// editor's unsaved buffers).
   std::map<std::string, std::string> Overrides;
+  /// Called with each of clang's diagnostics about the code as it is
+  /// reported, while the parse's SourceManager is alive (an editor wants
+  /// them as records, not text).
+  std::function<void(clang::DiagnosticsEngine::Level,
+                     const clang::Diagnostic &)>
+      OnCompilerDiagnostic;
 };
 
 /// What the callback learns about the parse it is handed.
@@ -79,6 +87,10 @@ struct ParsedFile {
   std::vector<std::string> MissingHeaders;
   std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
 };
+
+/// What is said, once per file, of errors in host code only: "host code
+/// did not parse (3 errors; first: ...); every kernel parsed ...".
+std::string hostParseSummary(const ParsedFile &Info);
 
 using TranslationUnitCallback = std::function<void(
     clang::ASTContext &, clang::CompilerInstance &, const ParsedFile &)>;
@@ -136,8 +148,10 @@ public:
                   llvm::raw_ostream &ToolDiagnostics,
                   const FileArgs &Extra = {});
 
-  /// The clang command line for \p File (for tests and --explain).
-  llvm::Expected<std::vector<std::string>> commandFor(llvm::StringRef File);
+  /// The clang command line for \p File, and the directory it runs in
+  /// (for tests and --export-compile-commands).
+  llvm::Expected<std::vector<std::string>>
+  commandFor(llvm::StringRef File, std::string *Directory = nullptr);
 
 private:
   struct Impl;

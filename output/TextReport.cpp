@@ -189,47 +189,102 @@ void printFindings(const std::vector<FindingRecord> &Findings,
   }
 }
 
+AccessExplanation explainAccess(const AccessFacts &F, const AnalysisResult &R) {
+  AccessExplanation X;
+  X.Head = std::string(accessKindName(F.Kind)) + " of `" + F.Array + "` (" +
+           spaceName(F.Space) + ", " + std::to_string(F.BytesPerLane) +
+           " bytes per lane) in `" + R.Kernels[F.Kernel].Name + "`";
+  auto Note = [&](const std::string &S) { X.Facts.push_back(S); };
+  if (!F.Symbolic.empty())
+    Note("byte offset: " + F.Symbolic);
+  if (!F.AddressKnown) {
+    Note("addresses unknown: " + F.UnknownReason + " (no metric is given)");
+  } else {
+    if (F.LaneStrideBytes)
+      Note("adjacent lanes " + std::to_string(*F.LaneStrideBytes) +
+           " bytes apart");
+    if (F.SectorsPerRequest)
+      Note(number(*F.SectorsPerRequest) + " sectors per request, " +
+           percent(F.SectorUtilization.value_or(0)) +
+           " sector utilization; run " + alignmentName(F.Alignment));
+    if (F.BankConflictWays)
+      Note(number(*F.WavefrontsPerRequest) + " wavefronts per request: " +
+           number(*F.BankConflictWays) + "-way bank conflict");
+    if (F.PerThreadContiguousBytes)
+      Note(std::to_string(*F.PerThreadContiguousBytes) +
+           " contiguous bytes per thread across its innermost loop");
+    if (F.FootprintUtilization)
+      Note("footprint over the loop: " + percent(*F.FootprintUtilization) +
+           " of the bytes of the sectors touched are used");
+  }
+  for (const std::string &A : F.Assumptions)
+    Note("assumption: " + A);
+  return X;
+}
+
+std::string compactLaneOffsets(const AccessFacts &F) {
+  if (!F.AddressKnown || !F.LaneOffsets || F.ActiveLanes != WarpSize)
+    return "";
+  const std::array<int64_t, WarpSize> &O = *F.LaneOffsets;
+  // Maximal runs of lanes with one step between neighbours.
+  struct Run {
+    unsigned First, Last;
+  };
+  std::vector<Run> Runs;
+  for (unsigned L = 0; L < WarpSize;) {
+    unsigned E = L;
+    if (L + 1 < WarpSize) {
+      int64_t Step = O[L + 1] - O[L];
+      E = L + 1;
+      while (E + 1 < WarpSize && O[E + 1] - O[E] == Step)
+        ++E;
+    }
+    Runs.push_back({L, E});
+    L = E + 1;
+  }
+  auto Lanes = [](const Run &R) {
+    return R.First == R.Last
+               ? "lane " + std::to_string(R.First)
+               : "lanes " + std::to_string(R.First) + "-" +
+                     std::to_string(R.Last);
+  };
+  auto Values = [&](const Run &R) {
+    std::string S = std::to_string(O[R.First]);
+    if (R.Last == R.First)
+      return S;
+    S += ", " + std::to_string(O[R.First + 1]);
+    if (R.Last > R.First + 2)
+      S += ", ...";
+    if (R.Last > R.First + 1)
+      S += ", " + std::to_string(O[R.Last]);
+    return S;
+  };
+  if (Runs.size() > 6) {
+    std::string S;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      S += (L ? " " : "") + std::to_string(O[L]);
+    return S;
+  }
+  if (Runs.size() == 1)
+    return Values(Runs.front());
+  std::string S;
+  for (const Run &R : Runs)
+    S += (S.empty() ? "" : "; ") + Lanes(R) + ": " + Values(R);
+  return S;
+}
+
 void printAccessFacts(ASTContext &Ctx, const AnalysisResult &R,
                       llvm::raw_ostream &OS, bool Color) {
   if (R.Accesses.empty())
     return;
   FindingEmitter E(Ctx, OS, Color);
   for (const AccessFacts &F : R.Accesses) {
-    std::string Head = std::string(accessKindName(F.Kind)) + " of `" +
-                       F.Array + "` (" + spaceName(F.Space) + ", " +
-                       std::to_string(F.BytesPerLane) +
-                       " bytes per lane) in `" + R.Kernels[F.Kernel].Name + "`";
-    E.report(F.E->getBeginLoc(), DiagnosticsEngine::Remark, Head)
+    AccessExplanation X = explainAccess(F, R);
+    E.report(F.E->getBeginLoc(), DiagnosticsEngine::Remark, X.Head)
         << CharSourceRange::getTokenRange(F.E->getSourceRange());
-    auto Note = [&](const std::string &S) {
+    for (const std::string &S : X.Facts)
       E.report(F.E->getBeginLoc(), DiagnosticsEngine::Note, S,
                /*Carets=*/false);
-    };
-    if (!F.Symbolic.empty())
-      Note("byte offset: " + F.Symbolic);
-    if (!F.AddressKnown) {
-      Note("addresses unknown: " + F.UnknownReason + " (no metric is given)");
-    } else {
-      if (F.LaneStrideBytes)
-        Note("adjacent lanes " + std::to_string(*F.LaneStrideBytes) +
-             " bytes apart");
-      if (F.SectorsPerRequest)
-        Note(number(*F.SectorsPerRequest) + " sectors per request, " +
-             percent(F.SectorUtilization.value_or(0)) +
-             " sector utilization; run " + alignmentName(F.Alignment));
-      if (F.BankConflictWays)
-        Note(number(*F.WavefrontsPerRequest) + " wavefronts per request: " +
-             number(*F.BankConflictWays) + "-way bank conflict");
-      if (F.PerThreadContiguousBytes)
-        Note(std::to_string(*F.PerThreadContiguousBytes) +
-             " contiguous bytes per thread across its innermost loop");
-      if (F.FootprintUtilization)
-        Note("footprint over the loop: " +
-             percent(*F.FootprintUtilization) +
-             " of the bytes of the sectors touched are used");
-    }
-    for (const std::string &A : F.Assumptions)
-      Note("assumption: " + A);
   }
 }
 

@@ -28,6 +28,21 @@ namespace cal {
 void printFindings(const std::vector<FindingRecord> &Findings,
                    llvm::raw_ostream &OS, bool Color);
 
+/// The analyzer's facts about one access, for people: a heading ("load of
+/// `tile` (shared, 4 bytes per lane) in `transpose`") and one line per fact
+/// (byte offset, sectors, bank conflicts, assumptions ...). What --explain
+/// prints at each access and the editor's hover card shows.
+struct AccessExplanation {
+  std::string Head;
+  std::vector<std::string> Facts;
+};
+AccessExplanation explainAccess(const AccessFacts &F, const AnalysisResult &R);
+
+/// The lanes' byte offsets from the first lane, compactly: runs of equal
+/// steps as "lanes 0-15: 0, 4, ..., 60"; empty when unknown or when not all
+/// 32 lanes are active.
+std::string compactLaneOffsets(const AccessFacts &F);
+
 /// --explain: the analyzer's facts at each access, for people.
 void printAccessFacts(clang::ASTContext &Ctx, const AnalysisResult &R,
                       llvm::raw_ostream &OS, bool Color);

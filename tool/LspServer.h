@@ -9,7 +9,8 @@
 namespace cal {
 
 /// Serves the Language Server Protocol on stdin/stdout until the client
-/// says exit. \p Base: compile-command options (-p, --, --cuda-path ...).
+/// says exit (the exit status: 0 after shutdown, else 1). \p Base:
+/// compile-command options (-p, --, --cuda-path ...).
 int runLspServer(FrontendOptions Base, LintSettings Settings);
 
 } // namespace cal

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cli/LspClient.h"
 #include "support/TestSupport.h"
 
 #include <gmock/gmock.h>
@@ -496,38 +497,26 @@ TEST(Ci, MergeCombinesShardDocuments) {
   EXPECT_EQ(nonEmptyLines(Bad.Stderr).size(), 1u);
 }
 
-std::string frame(const json &M) {
-  std::string Body = M.dump();
-  return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
-}
-
 TEST(Ci, LspPublishesOneDiagnosticPerPlace) {
   TempDir Dir("cal-ci");
   std::string File = Dir / "s.cu";
   ASSERT_TRUE(writeFile(File, fifteenInstantiations()));
   std::string Uri = "file://" + File;
-  std::string In =
-      frame({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-             {"params", {{"processId", nullptr}, {"rootUri", nullptr},
-                         {"capabilities", json::object()}}}}) +
-      frame({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-             {"params", {{"textDocument", {{"uri", Uri}, {"languageId", "cuda"},
-                                           {"version", 1},
-                                           {"text", fifteenInstantiations()}}}}}}) +
-      frame({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}, {"params", nullptr}}) +
-      frame({{"jsonrpc", "2.0"}, {"method", "exit"}, {"params", nullptr}});
-  ASSERT_TRUE(writeFile(Dir / "in.lsp", In));
-  ProcessResult R = runProcess(
-      {"/bin/sh", "-c",
-       "'" + toolPath() + "' --lsp -- -std=c++17 < '" + (Dir / "in.lsp") + "'"});
-  ASSERT_TRUE(R.exitedWith(0)) << show(R);
-  size_t At = R.Stdout.find("publishDiagnostics");
-  ASSERT_NE(At, std::string::npos) << R.Stdout;
-  size_t Start = R.Stdout.rfind("{\"", At);
-  json Msg = json::parse(R.Stdout.substr(Start, R.Stdout.find("Content-Length", At) - Start));
-  ASSERT_EQ(Msg["params"]["diagnostics"].size(), 1u) << Msg.dump(1);
-  EXPECT_THAT(Msg["params"]["diagnostics"][0]["message"].get<std::string>(),
+  // As an editor drives it: the lint is published when it is done.
+  LspClient Client({toolPath(), "--lsp", "--", "-std=c++17"}, Dir / "stderr.log");
+  ASSERT_TRUE(Client.initialize(json::object()));
+  Client.notify("textDocument/didOpen",
+                {{"textDocument", {{"uri", Uri}, {"languageId", "cuda"},
+                                   {"version", 1},
+                                   {"text", fifteenInstantiations()}}}});
+  std::optional<json> Msg = Client.diagnostics(Uri, 1);
+  ASSERT_TRUE(Msg) << readFile(Dir / "stderr.log").value_or("");
+  ASSERT_EQ((*Msg)["params"]["diagnostics"].size(), 1u) << Msg->dump(1);
+  EXPECT_THAT((*Msg)["params"]["diagnostics"][0]["message"].get<std::string>(),
               HasSubstr("differs by configuration"));
+  Client.response(Client.request("shutdown", nullptr));
+  Client.notify("exit", nullptr);
+  EXPECT_EQ(Client.finish(), 0);
 }
 
 } // namespace

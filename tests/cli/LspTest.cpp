@@ -1,7 +1,16 @@
 //===- LspTest.cpp - cuda-access-lint --lsp, as an editor drives it -------===//
+//
+// End to end: the server is started as an editor starts it and talked to
+// over its pipes (LspClient): open, edit without saving, ask for hover,
+// inlay hints and code actions while a lint is pending, cancel, change the
+// configuration, shut down.
+//
+//===----------------------------------------------------------------------===//
 
+#include "cli/LspClient.h"
 #include "support/TestSupport.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +18,7 @@ namespace cal {
 namespace {
 
 using nlohmann::json;
+using test::LspClient;
 
 const char Tile[] = R"cu(#define TILE 32
 __global__ void transpose(const float *in, float *out, int n) {
@@ -28,79 +38,505 @@ void launch(const float *in, float *out, int n) {
 }
 )cu";
 
-std::string frame(const json &M) {
-  std::string Body = M.dump();
-  return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" + Body;
+/// Replaces the first \p From in \p S.
+std::string replaced(std::string S, const std::string &From,
+                     const std::string &To) {
+  size_t At = S.find(From);
+  EXPECT_NE(At, std::string::npos) << From;
+  if (At != std::string::npos)
+    S.replace(At, From.size(), To);
+  return S;
 }
 
-std::vector<json> messages(const std::string &Out) {
-  std::vector<json> Msgs;
-  size_t Pos = 0;
-  while ((Pos = Out.find("Content-Length: ", Pos)) != std::string::npos) {
-    size_t LenEnd = Out.find("\r\n\r\n", Pos);
-    size_t Len = std::stoul(Out.substr(Pos + 16, LenEnd - Pos - 16));
-    Msgs.push_back(json::parse(Out.substr(LenEnd + 4, Len)));
-    Pos = LenEnd + 4 + Len;
+/// The number of UTF-16 code units of the UTF-8 text \p S.
+int utf16Length(const std::string &S) {
+  int N = 0;
+  for (size_t I = 0; I < S.size();) {
+    unsigned char C = static_cast<unsigned char>(S[I]);
+    size_t Len = C < 0x80 ? 1 : C >= 0xF0 ? 4 : C >= 0xE0 ? 3 : 2;
+    N += Len == 4 ? 2 : 1;
+    I += Len;
   }
-  return Msgs;
+  return N;
+}
+
+/// A server on a scratch directory with one document, t.cu, whose file on
+/// disk is an older text than the editor's.
+class LspSession {
+public:
+  explicit LspSession(std::vector<std::string> Extra = {})
+      : Dir("cal-lsp"), File(Dir / "t.cu"), Uri("file://" + File) {
+    test::writeFile(File, "__global__ void k() {}\n");
+    std::vector<std::string> Argv = {CAL_TOOL_PATH, "--lsp"};
+    Argv.insert(Argv.end(), Extra.begin(), Extra.end());
+    Argv.insert(Argv.end(), {"--", "-std=c++17"});
+    Client = std::make_unique<LspClient>(Argv, Dir / "stderr.log");
+  }
+
+  std::optional<json> start(const json &Capabilities = json::object(),
+                            const json &Options = nullptr) {
+    return Client->initialize(Capabilities, Options);
+  }
+  void open(const std::string &Text, int64_t Version) {
+    Client->notify("textDocument/didOpen",
+                   {{"textDocument",
+                     {{"uri", Uri}, {"languageId", "cuda-cpp"},
+                      {"version", Version}, {"text", Text}}}});
+  }
+  json changeMessage(const std::string &Text, int64_t Version) {
+    return LspClient::notificationMessage(
+        "textDocument/didChange",
+        {{"textDocument", {{"uri", Uri}, {"version", Version}}},
+         {"contentChanges", json::array({{{"text", Text}}})}});
+  }
+  void change(const std::string &Text, int64_t Version) {
+    Client->sendAll({changeMessage(Text, Version)});
+  }
+  /// The published diagnostics of \p Version (fails the test without).
+  json diagnostics(int64_t Version) {
+    std::optional<json> D = Client->diagnostics(Uri, Version);
+    EXPECT_TRUE(D) << "no diagnostics for version " << Version << "\n"
+                   << log();
+    return D ? (*D)["params"]["diagnostics"] : json::array();
+  }
+  json result(int Id) {
+    std::optional<json> R = Client->response(Id);
+    EXPECT_TRUE(R && R->contains("result")) << (R ? R->dump() : "no response");
+    return R && R->contains("result") ? (*R)["result"] : json();
+  }
+  json position(int Line, int Character) {
+    return {{"line", Line}, {"character", Character}};
+  }
+  json range(int Line, int From, int To) {
+    return {{"start", position(Line, From)}, {"end", position(Line, To)}};
+  }
+  int codeActions(int Line) {
+    return Client->request(
+        "textDocument/codeAction",
+        {{"textDocument", {{"uri", Uri}}},
+         {"range", range(Line, 0, 0)},
+         {"context", {{"diagnostics", json::array()}}}});
+  }
+  /// shutdown, exit: the exit status.
+  int stop() {
+    int Id = Client->request("shutdown", nullptr);
+    Client->response(Id);
+    Client->notify("exit", nullptr);
+    return Client->finish();
+  }
+  std::string log() const {
+    return test::readFile(Dir / "stderr.log").value_or("");
+  }
+  /// The lints the server started, as "version N" in order.
+  std::vector<std::string> lintsStarted() const {
+    std::vector<std::string> Out;
+    std::string Mark = "lint " + File + " version ";
+    for (const std::string &L : test::nonEmptyLines(log())) {
+      size_t At = L.find(Mark);
+      if (At != std::string::npos)
+        Out.push_back("version " + L.substr(At + Mark.size()));
+    }
+    return Out;
+  }
+
+  test::TempDir Dir;
+  std::string File, Uri;
+  std::unique_ptr<LspClient> Client;
+};
+
+const json *findCode(const json &Diags, const std::string &Code) {
+  for (const json &D : Diags)
+    if (D.value("code", "") == Code)
+      return &D;
+  return nullptr;
 }
 
 TEST(Lsp, PublishesFindingsAndOffersThePaddingAsAQuickFix) {
-  test::TempDir Dir("cal-lsp");
-  std::string File = Dir / "t.cu";
+  LspSession S;
+  ASSERT_TRUE(S.start());
   // On disk: an old version without the shared array; the editor's text is
-  // what must be linted.
-  ASSERT_TRUE(test::writeFile(File, "__global__ void k() {}\n"));
-  std::string Uri = "file://" + File;
-  std::string In =
-      frame({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
-             {"params", {{"processId", nullptr}, {"rootUri", nullptr},
-                         {"capabilities", json::object()}}}}) +
-      frame({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", json::object()}}) +
-      frame({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-             {"params", {{"textDocument", {{"uri", Uri}, {"languageId", "cuda"},
-                                           {"version", 7}, {"text", Tile}}}}}}) +
-      frame({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "textDocument/codeAction"},
-             {"params", {{"textDocument", {{"uri", Uri}}},
-                         {"range", {{"start", {{"line", 11}, {"character", 0}}},
-                                    {"end", {{"line", 11}, {"character", 70}}}}},
-                         {"context", {{"diagnostics", json::array()}}}}}}) +
-      frame({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "shutdown"}, {"params", nullptr}}) +
-      frame({{"jsonrpc", "2.0"}, {"method", "exit"}, {"params", nullptr}});
-  std::string InFile = Dir / "in.lsp";
-  ASSERT_TRUE(test::writeFile(InFile, In));
-  test::ProcessResult R = test::runProcess(
-      {"/bin/sh", "-c",
-       std::string("'") + CAL_TOOL_PATH + "' --lsp -- -std=c++17 < '" + InFile + "'"});
-  ASSERT_TRUE(R.exitedWith(0)) << R.describe() << R.Stderr;
-  std::vector<json> Msgs = messages(R.Stdout);
-  const json *Diags = nullptr, *Actions = nullptr;
-  for (const json &M : Msgs) {
-    if (M.value("method", "") == "textDocument/publishDiagnostics")
-      Diags = &M;
-    if (M.contains("id") && M["id"] == 2)
-      Actions = &M;
-  }
-  ASSERT_TRUE(Diags) << R.Stdout;
-  EXPECT_EQ((*Diags)["params"]["uri"], Uri);
-  EXPECT_EQ((*Diags)["params"]["version"], 7);
-  ASSERT_EQ((*Diags)["params"]["diagnostics"].size(), 1u) << Diags->dump(1);
-  const json &D = (*Diags)["params"]["diagnostics"][0];
+  // what is linted.
+  S.open(Tile, 7);
+  json Diags = S.diagnostics(7);
+  ASSERT_EQ(Diags.size(), 1u) << Diags.dump(1);
+  const json &D = Diags[0];
   EXPECT_EQ(D["code"], "shared-bank-conflict");
   EXPECT_EQ(D["source"], "cuda-access-lint");
   EXPECT_EQ(D["severity"], 2);
   EXPECT_EQ(D["range"]["start"]["line"], 11);
   EXPECT_NE(D["message"].get<std::string>().find("32-way"), std::string::npos);
+  // The array's declaration as related information.
+  ASSERT_TRUE(D.contains("relatedInformation")) << D.dump(1);
+  EXPECT_EQ(D["relatedInformation"][0]["location"]["uri"], S.Uri);
+  EXPECT_EQ(D["relatedInformation"][0]["location"]["range"]["start"]["line"], 2);
 
-  ASSERT_TRUE(Actions) << R.Stdout;
-  ASSERT_EQ((*Actions)["result"].size(), 1u) << Actions->dump(1);
-  const json &A = (*Actions)["result"][0];
+  json Actions = S.result(S.codeActions(11));
+  ASSERT_EQ(Actions.size(), 1u) << Actions.dump(1);
+  const json &A = Actions[0];
   EXPECT_EQ(A["kind"], "quickfix");
-  const json &Edit = A["edit"]["changes"][Uri][0];
+  EXPECT_EQ(A["isPreferred"], true);
+  const json &Edit = A["edit"]["changes"][S.Uri][0];
   EXPECT_EQ(Edit["newText"], "TILE + 1");
   EXPECT_EQ(Edit["range"]["start"]["line"], 2);
   EXPECT_EQ(Edit["range"]["start"]["character"], 30);
   EXPECT_EQ(Edit["range"]["end"]["character"], 34);
+  EXPECT_EQ(S.stop(), 0) << S.log();
+}
+
+TEST(Lsp, AnEditWithoutSaveIsLintedAtItsNewPositions) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(Tile, 1);
+  json Before = S.diagnostics(1);
+  ASSERT_EQ(Before.size(), 1u) << Before.dump(1);
+  EXPECT_EQ(Before[0]["range"]["start"]["line"], 11);
+  // Two lines added above the kernel, not saved: the finding moves with
+  // them, and the file on disk (which has no finding) is not read.
+  S.change("// one\n// two\n" + std::string(Tile), 2);
+  json After = S.diagnostics(2);
+  ASSERT_EQ(After.size(), 1u) << After.dump(1);
+  EXPECT_EQ(After[0]["range"]["start"]["line"], 13);
+  EXPECT_EQ(After[0]["range"]["start"]["character"], 27);
+  EXPECT_EQ(After[0]["range"]["end"]["character"], 61);
+  // Padded in the editor: the finding goes.
+  S.change(replaced(Tile, "tile[TILE][TILE];", "tile[TILE][TILE + 1];"), 3);
+  EXPECT_TRUE(S.diagnostics(3).empty()) << S.log();
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, AQuickFixAfterAnEditAppliesToTheEditedText) {
+  LspSession S;
+  ASSERT_TRUE(S.start({{"workspace", {{"workspaceEdit", {{"documentChanges", true}}}}}}));
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  // Lines added and a non-ASCII comment before the declaration, on its line;
+  // the code action is asked for at once, before the edit's lint ran: it
+  // must be computed for this text, not the one linted last.
+  std::string Edited =
+      "// transpose, 32×32 tiles\n// ✓ checked\n" +
+      replaced(Tile, "  __shared__ float tile[TILE][TILE];",
+               "  /* 32×32 𝄞 */ __shared__ float tile[TILE][TILE];");
+  S.change(Edited, 2);
+  json Actions = S.result(S.codeActions(13));
+  ASSERT_EQ(Actions.size(), 1u) << Actions.dump(1) << S.log();
+  const json &Change = Actions[0]["edit"]["documentChanges"][0];
+  EXPECT_EQ(Change["textDocument"]["uri"], S.Uri);
+  EXPECT_EQ(Change["textDocument"]["version"], 2);
+  std::string Fixed = test::applyUtf16Edits(Edited, Change["edits"]);
+  EXPECT_EQ(Fixed, replaced(Edited, "tile[TILE][TILE];", "tile[TILE][TILE + 1];"));
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, ANonAsciiLineGivesColumnsInTheNegotiatedEncoding) {
+  std::string Prefix = "    out[(y + j) * n + x] = /* ≤ 𝄞 é */ ";
+  std::string Text = replaced(Tile, "    out[(y + j) * n + x] = ", Prefix);
+  {
+    // No encoding offered: UTF-16, the protocol's default.
+    LspSession S;
+    std::optional<json> Init = S.start();
+    ASSERT_TRUE(Init);
+    EXPECT_EQ((*Init)["capabilities"]["positionEncoding"], "utf-16");
+    S.open(Text, 1);
+    json Diags = S.diagnostics(1);
+    ASSERT_EQ(Diags.size(), 1u) << Diags.dump(1);
+    EXPECT_EQ(Diags[0]["range"]["start"]["character"], utf16Length(Prefix));
+    EXPECT_EQ(Diags[0]["range"]["end"]["character"],
+              utf16Length(Prefix) + 34);
+    EXPECT_EQ(S.stop(), 0);
+  }
+  {
+    // UTF-8 offered (with UTF-16): UTF-8 it is, columns in bytes.
+    LspSession S;
+    std::optional<json> Init =
+        S.start({{"general", {{"positionEncodings", {"utf-16", "utf-8"}}}}});
+    ASSERT_TRUE(Init);
+    EXPECT_EQ((*Init)["capabilities"]["positionEncoding"], "utf-8");
+    S.open(Text, 1);
+    json Diags = S.diagnostics(1);
+    ASSERT_EQ(Diags.size(), 1u) << Diags.dump(1);
+    EXPECT_EQ(Diags[0]["range"]["start"]["character"], int(Prefix.size()));
+    EXPECT_EQ(S.stop(), 0);
+  }
+}
+
+TEST(Lsp, HoverOnAnAccessShowsItsMetrics) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  int Id = S.Client->request("textDocument/hover",
+                             {{"textDocument", {{"uri", S.Uri}}},
+                              {"position", S.position(11, 30)}});
+  json H = S.result(Id);
+  ASSERT_TRUE(H.is_object()) << H.dump();
+  EXPECT_EQ(H["contents"]["kind"], "markdown");
+  std::string Card = H["contents"]["value"];
+  EXPECT_THAT(Card, testing::HasSubstr("load of `tile` (shared, 4 bytes per lane) in `transpose`"));
+  EXPECT_THAT(Card, testing::HasSubstr("32 wavefronts per request: 32-way bank conflict"));
+  EXPECT_THAT(Card, testing::HasSubstr("byte offset: 4*(32*threadIdx.x + threadIdx.y + j)"));
+  EXPECT_THAT(Card, testing::HasSubstr("lanes' byte offsets from lane 0: 0, 128, ..., 3968"));
+  EXPECT_EQ(H["range"]["start"]["line"], 11);
+  EXPECT_EQ(H["range"]["start"]["character"], 27);
+
+  // The global store on the same line: sectors and utilization.
+  Id = S.Client->request("textDocument/hover",
+                         {{"textDocument", {{"uri", S.Uri}}},
+                          {"position", S.position(11, 6)}});
+  Card = S.result(Id)["contents"]["value"];
+  EXPECT_THAT(Card, testing::HasSubstr("store of `out` (global, 4 bytes per lane)"));
+  EXPECT_THAT(Card, testing::HasSubstr("4 sectors per request, 100% sector utilization"));
+  EXPECT_THAT(Card, testing::HasSubstr("lanes' byte offsets from lane 0: 0, 4, ..., 124"));
+  // Nowhere near an access: nothing.
+  Id = S.Client->request("textDocument/hover",
+                         {{"textDocument", {{"uri", S.Uri}}},
+                          {"position", S.position(7, 2)}});
+  EXPECT_TRUE(S.result(Id).is_null());
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, InlayHintsAppearWhenEnabled) {
+  auto Hints = [](LspSession &S) {
+    int Id = S.Client->request("textDocument/inlayHint",
+                               {{"textDocument", {{"uri", S.Uri}}},
+                                {"range", {{"start", S.position(0, 0)},
+                                           {"end", S.position(20, 0)}}}});
+    return S.result(Id);
+  };
+  {
+    LspSession S; // off by default
+    ASSERT_TRUE(S.start());
+    S.open(Tile, 1);
+    S.diagnostics(1);
+    EXPECT_TRUE(Hints(S).empty());
+    EXPECT_EQ(S.stop(), 0);
+  }
+  LspSession S;
+  ASSERT_TRUE(S.start(json::object(), {{"inlayHints", true}}));
+  S.open(Tile, 1);
+  json H = Hints(S);
+  std::vector<std::string> Labels;
+  for (const json &X : H)
+    Labels.push_back(std::to_string(X["position"]["line"].get<int>()) + ":" +
+                     X["label"].get<std::string>());
+  EXPECT_THAT(Labels, testing::ElementsAre("6:⟨no bank conflict⟩", "6:⟨4 sect/req⟩",
+                                           "11:⟨4 sect/req⟩", "11:⟨32-way⟩"))
+      << H.dump(1);
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, AParseErrorInsideAKernelIsPublished) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(replaced(Tile, "  __syncthreads();", "  __syncthreads(;"), 1);
+  json Diags = S.diagnostics(1);
+  const json *Err = nullptr;
+  for (const json &D : Diags)
+    if (D["severity"] == 1)
+      Err = &D;
+  ASSERT_TRUE(Err) << Diags.dump(1);
+  EXPECT_EQ((*Err)["range"]["start"]["line"], 7);
+  EXPECT_THAT((*Err)["message"].get<std::string>(), testing::HasSubstr("expected"));
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, HostCodeThatDoesNotParseIsOneWarningAndTheKernelsAreLinted) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  // A missing header and an error in host code: the kernel parses; as on
+  // the command line, one warning for the host code, and the findings.
+  S.open("#include \"no_such_header.cuh\"\n" +
+             replaced(Tile, "void launch(const float *in, float *out, int n) {",
+                      "void launch(const float *in, float *out, int n) {\n  int k = ;"),
+         1);
+  json Diags = S.diagnostics(1);
+  ASSERT_EQ(Diags.size(), 2u) << Diags.dump(1);
+  EXPECT_EQ(Diags[0]["severity"], 2);
+  EXPECT_EQ(Diags[0]["range"]["start"]["line"], 0);
+  std::string Msg = Diags[0]["message"];
+  EXPECT_THAT(Msg, testing::HasSubstr("host code did not parse (2 errors"));
+  EXPECT_THAT(Msg, testing::HasSubstr("not found: 'no_such_header.cuh'"));
+  ASSERT_EQ(Diags[0]["relatedInformation"].size(), 2u) << Diags[0].dump(1);
+  EXPECT_EQ(Diags[0]["relatedInformation"][1]["location"]["range"]["start"]["line"], 15);
+  EXPECT_EQ(Diags[1]["code"], "shared-bank-conflict");
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, TenRapidChangesAreOneLintOfTheLastVersion) {
+  LspSession S;
+  ASSERT_TRUE(S.start(json::object(), {{"debounceMs", 1000}}));
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  ASSERT_EQ(S.lintsStarted(), std::vector<std::string>{"version 1"});
+  // Typing: ten changes in one burst, each adding a line.
+  std::vector<json> Burst;
+  std::string Text = Tile;
+  for (int V = 2; V <= 11; ++V) {
+    Text = "// line " + std::to_string(V) + "\n" + Text;
+    Burst.push_back(S.changeMessage(Text, V));
+  }
+  S.Client->sendAll(Burst);
+  json Diags = S.diagnostics(11);
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0]["range"]["start"]["line"], 21);
+  EXPECT_EQ(S.stop(), 0);
+  EXPECT_EQ(S.lintsStarted(), (std::vector<std::string>{"version 1", "version 11"}))
+      << S.log();
+  for (const json &M : S.Client->received())
+    if (M.value("method", "") == "textDocument/publishDiagnostics")
+      EXPECT_THAT(M["params"]["version"].get<int>(), testing::AnyOf(1, 11));
+}
+
+TEST(Lsp, TheLintOfAVersionThatChangedIsNotPublished) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  // The open's lint starts at once; the change comes while it runs.
+  S.open(Tile, 1);
+  S.change(replaced(Tile, "tile[TILE][TILE];", "tile[TILE][TILE + 1];"), 2);
+  EXPECT_TRUE(S.diagnostics(2).empty());
+  EXPECT_EQ(S.stop(), 0);
+  for (const json &M : S.Client->received())
+    if (M.value("method", "") == "textDocument/publishDiagnostics")
+      EXPECT_EQ(M["params"]["version"], 2) << M.dump();
+}
+
+TEST(Lsp, ACancelledRequestIsAnsweredAsCancelled) {
+  LspSession S;
+  ASSERT_TRUE(S.start(json::object(), {{"debounceMs", 2000}}));
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  S.change("// moved\n" + std::string(Tile), 2);
+  // The lint of version 2 is two seconds away: the request waits for it
+  // and is cancelled meanwhile.
+  int Id = S.codeActions(12);
+  S.Client->notify("$/cancelRequest", {{"id", Id}});
+  std::optional<json> R = S.Client->response(Id);
+  ASSERT_TRUE(R);
+  ASSERT_TRUE(R->contains("error")) << R->dump();
+  EXPECT_EQ((*R)["error"]["code"], -32800);
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, ExitBeforeShutdownExitsWithStatus1) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.Client->notify("exit", nullptr);
+  EXPECT_EQ(S.Client->finish(), 1);
+}
+
+TEST(Lsp, RequestsAfterShutdownAreRefused) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  int Id = S.Client->request("shutdown", nullptr);
+  S.Client->response(Id);
+  Id = S.Client->request("textDocument/hover",
+                         {{"textDocument", {{"uri", S.Uri}}},
+                          {"position", S.position(0, 0)}});
+  std::optional<json> R = S.Client->response(Id);
+  ASSERT_TRUE(R && R->contains("error")) << (R ? R->dump() : "");
+  EXPECT_EQ((*R)["error"]["code"], -32600);
+  S.Client->notify("exit", nullptr);
+  EXPECT_EQ(S.Client->finish(), 0);
+}
+
+TEST(Lsp, ConfigurationChangesApplyToTheOpenDocuments) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(Tile, 1);
+  ASSERT_EQ(S.diagnostics(1).size(), 1u);
+  // The rule switched off and inlay hints on, as VS Code sends settings.
+  S.Client->notify("workspace/didChangeConfiguration",
+                   {{"settings", {{"cuda-access-lint",
+                                   {{"checks", "-shared-bank-conflict"},
+                                    {"inlayHints", true}}}}}});
+  std::optional<json> Again = S.Client->waitFor([&](const json &M) {
+    return M.value("method", "") == "textDocument/publishDiagnostics" &&
+           M["params"]["diagnostics"].empty();
+  });
+  ASSERT_TRUE(Again) << S.log();
+  int Id = S.Client->request("textDocument/inlayHint",
+                             {{"textDocument", {{"uri", S.Uri}}},
+                              {"range", {{"start", S.position(0, 0)},
+                                         {"end", S.position(20, 0)}}}});
+  EXPECT_FALSE(S.result(Id).empty());
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, OneDiagnosticPerPlaceAcrossInstantiations) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(R"cu(template <int V>
+__global__ void column(float *out) {
+  __shared__ float s[32][32];
+  s[threadIdx.x][0] = V;
+  __syncthreads();
+  out[threadIdx.x] = s[0][threadIdx.x];
+}
+void launch(float *out) {
+  column<1><<<1, 32>>>(out);
+  column<2><<<1, 32>>>(out);
+}
+)cu", 1);
+  json Diags = S.diagnostics(1);
+  ASSERT_EQ(Diags.size(), 1u) << Diags.dump(1);
+  const json &D = Diags[0];
+  EXPECT_EQ(D["range"]["start"]["line"], 3);
+  EXPECT_THAT(D["message"].get<std::string>(),
+              testing::HasSubstr("the same in 2 configurations: `column<1>`, `column<2>`"));
+  std::vector<std::string> Related;
+  for (const json &R : D["relatedInformation"])
+    Related.push_back(std::to_string(R["location"]["range"]["start"]["line"].get<int>()) +
+                      ": " + R["message"].get<std::string>().substr(0, 20));
+  EXPECT_THAT(Related, testing::Contains(testing::StartsWith("2: `s` declared here")))
+      << D.dump(1);
+  EXPECT_THAT(Related, testing::Contains(testing::StartsWith("3: in `column<2>`")))
+      << D.dump(1);
+  // Both instantiations' padding fix is the same: one quick fix.
+  json Actions = S.result(S.codeActions(3));
+  EXPECT_EQ(Actions.size(), 1u) << Actions.dump(1);
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, SuggestedRewritesArePreviewsNotPreferred) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(R"cu(template <int THREADS, int V>
+__global__ void row_product(const float *X, float *out, int N) {
+  int tx = threadIdx.x, row = blockIdx.x;
+  float acc = 1;
+  for (int c = 0; c < V; ++c)
+    acc *= X[row * N + tx * V + c];
+  out[row * THREADS + tx] = acc;
+}
+void launch(const float *X, float *out) {
+  row_product<256, 16><<<4096, 256>>>(X, out, 4096);
+}
+)cu", 1);
+  json Diags = S.diagnostics(1);
+  const json *D = findCode(Diags, "blocked-stride");
+  ASSERT_TRUE(D) << Diags.dump(1);
+  json Actions = S.result(S.codeActions((*D)["range"]["start"]["line"]));
+  ASSERT_FALSE(Actions.empty());
+  for (const json &A : Actions) {
+    EXPECT_EQ(A["kind"], "refactor.rewrite") << A.dump(1);
+    EXPECT_EQ(A["isPreferred"], false);
+    const json &E = A["edit"]["changes"][S.Uri][0];
+    EXPECT_EQ(E["range"]["start"]["line"], 5);
+    EXPECT_EQ(E["range"]["start"]["character"], 0);
+    EXPECT_THAT(E["newText"].get<std::string>(),
+                testing::StartsWith("    // cuda-access-lint: suggested rewrite ("));
+  }
+  EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, MessagesThatAreNotJsonRpcAreSkipped) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.Client->sendAll({json{{"hello", 1}}, json::array({1, 2})});
+  int Id = S.Client->request("textDocument/hover",
+                             {{"textDocument", {{"uri", S.Uri}}},
+                              {"position", S.position(0, 0)}});
+  EXPECT_TRUE(S.result(Id).is_null());
+  EXPECT_EQ(S.stop(), 0);
 }
 
 } // namespace
