@@ -3,6 +3,7 @@
 #include "tool/Driver.h"
 
 #include "analyzer/Analyzer.h"
+#include "frontend/CompileCommandsExport.h"
 #include "frontend/Frontend.h"
 #include "output/JsonReport.h"
 #include "output/ReviewFormats.h"
@@ -526,6 +527,15 @@ int runDriver(int argc, const char **argv) {
   Frontend FE(FO, llvm::errs());
   if (!FE.prepare())
     return ExitUsageError;
+  if (!ExportCompileCommands.empty()) {
+    if (llvm::Error E =
+            exportCompileCommands(FE, BuildPath, ExportCompileCommands)) {
+      llvm::errs() << "cuda-access-lint: error: "
+                   << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+    return ExitClean;
+  }
 
   // --shard=K/N: every N-th file of the sorted list, from the K-th.
   std::vector<std::string> Files = FE.files();

@@ -129,6 +129,12 @@ cl::opt<bool> Lsp(
              "editor, beside clangd): findings as diagnostics on open and\n"
              "save, the padding fix as a quick fix"),
     cl::cat(Category));
+cl::opt<std::string> ExportCompileCommands(
+    "export-compile-commands",
+    cl::desc("Write <dir>/compile_commands.json with each CUDA file's command\n"
+             "translated to clang's flags (nvcc's included), for clangd\n"
+             "(--compile-commands-dir=<dir>), and exit"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> PrintStats(
     "time-phases",
     cl::desc("Print the time spent parsing, analyzing and checking, per file,\n"
