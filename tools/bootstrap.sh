@@ -22,6 +22,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
+# The editor tests: clangd beside the server, Neovim and Emacs (eglot,
+# lsp-mode) driving both headless, node/npm for the VS Code extension. A
+# package the machine cannot get leaves its test skipped, with the reason.
+EDITOR_PACKAGES=(clangd-22 neovim emacs-nox elpa-eglot elpa-lsp-mode)
+command -v npm >/dev/null || EDITOR_PACKAGES+=(nodejs npm)
+missing=()
+for p in "${EDITOR_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]} (editor tests)" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+    echo "bootstrap: warning: could not install ${missing[*]}: those editor tests will be skipped" >&2
+fi
+
 # The integration test validates action.yml and .pre-commit-hooks.yaml with
 # ajv (npm packages, into the build tree).
 if ! command -v npm > /dev/null 2>&1; then
