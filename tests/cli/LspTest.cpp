@@ -440,7 +440,7 @@ TEST(Lsp, RequestsAfterShutdownAreRefused) {
 
 TEST(Lsp, ConfigurationChangesApplyToTheOpenDocuments) {
   LspSession S;
-  ASSERT_TRUE(S.start());
+  ASSERT_TRUE(S.start({{"workspace", {{"inlayHint", {{"refreshSupport", true}}}}}}));
   S.open(Tile, 1);
   ASSERT_EQ(S.diagnostics(1).size(), 1u);
   // The rule switched off and inlay hints on, as VS Code sends settings.
@@ -453,6 +453,12 @@ TEST(Lsp, ConfigurationChangesApplyToTheOpenDocuments) {
            M["params"]["diagnostics"].empty();
   });
   ASSERT_TRUE(Again) << S.log();
+  // Hints switched on: the client is asked to ask for them again.
+  std::optional<json> Refresh = S.Client->waitFor([](const json &M) {
+    return M.value("method", "") == "workspace/inlayHint/refresh";
+  });
+  ASSERT_TRUE(Refresh);
+  S.Client->sendAll({{{"jsonrpc", "2.0"}, {"id", (*Refresh)["id"]}, {"result", nullptr}}});
   int Id = S.Client->request("textDocument/inlayHint",
                              {{"textDocument", {{"uri", S.Uri}}},
                               {"range", {{"start", S.position(0, 0)},

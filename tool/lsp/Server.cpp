@@ -155,6 +155,12 @@ public:
     Handler.method("textDocument/codeAction", this, &Server::onCodeAction);
     Publish = Handler.outgoingNotification<json::Value>(
         "textDocument/publishDiagnostics");
+    RefreshInlayHints = Handler.outgoingRequest<std::nullptr_t, RawParams>(
+        "workspace/inlayHint/refresh",
+        [](json::Value, llvm::Expected<RawParams> R) {
+          if (!R)
+            llvm::consumeError(R.takeError());
+        });
   }
 
   /// Ends the worker (the lint running finishes first).
@@ -223,6 +229,10 @@ private:
   std::map<std::string, Document> Docs; // by absolute path
   std::vector<Waiter> Waiters;
   L::OutgoingNotification<json::Value> Publish;
+  /// Asks the client to ask for inlay hints again (when it says it can).
+  L::OutgoingRequest<std::nullptr_t> RefreshInlayHints;
+  bool CanRefreshInlayHints = false;
+  int64_t NextRequestId = 0;
   LintWorker Worker; // last: its thread starts with everything above ready
 };
 
@@ -238,6 +248,9 @@ void Server::onInitialize(const RawParams &P, Reply R) {
     Encoding = negotiateEncoding(General ? General->get("positionEncodings")
                                          : nullptr);
     VersionedEdits = WEdit && WEdit->getBoolean("documentChanges").value_or(false);
+    const json::Object *Inlay = Workspace ? Workspace->getObject("inlayHint") : nullptr;
+    CanRefreshInlayHints =
+        Inlay && Inlay->getBoolean("refreshSupport").value_or(false);
     if (const json::Object *Init = O ? O->getObject("initializationOptions") : nullptr)
       applySettings(*Init);
   }
@@ -321,14 +334,23 @@ void Server::applySettings(const json::Object &O) {
 }
 
 void Server::onConfiguration(const RawParams &P) {
-  std::lock_guard<std::mutex> Lock(M);
-  const json::Object *O = P.V.getAsObject();
-  if (const json::Object *S = O ? O->getObject("settings") : nullptr)
-    applySettings(*S);
-  // Compile commands (and config files) are read again by each lint: lint
-  // every open document again.
-  for (const auto &[File, D] : Docs)
-    scheduleLocked(File, D, Debounce);
+  bool Refresh;
+  int64_t Id;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    bool HadHints = InlayHints;
+    const json::Object *O = P.V.getAsObject();
+    if (const json::Object *S = O ? O->getObject("settings") : nullptr)
+      applySettings(*S);
+    // Compile commands (and config files) are read again by each lint:
+    // lint every open document again.
+    for (const auto &[File, D] : Docs)
+      scheduleLocked(File, D, Debounce);
+    Refresh = CanRefreshInlayHints && HadHints != InlayHints;
+    Id = ++NextRequestId;
+  }
+  if (Refresh)
+    RefreshInlayHints(nullptr, json::Value("cuda-access-lint-" + std::to_string(Id)));
 }
 
 void Server::scheduleLocked(const std::string &File, const Document &D,
