@@ -531,7 +531,33 @@ void launch(const float *X, float *out) {
     EXPECT_THAT(E["newText"].get<std::string>(),
                 testing::StartsWith("    // cuda-access-lint: suggested rewrite ("));
   }
+  // The hover card states what the numbers assume.
+  int Id = S.Client->request("textDocument/hover",
+                             {{"textDocument", {{"uri", S.Uri}}},
+                              {"position", S.position(5, 12)}});
+  std::string Card = S.result(Id)["contents"]["value"];
+  EXPECT_THAT(Card, testing::HasSubstr("32 sectors per request, 12.5% sector utilization"));
+  EXPECT_THAT(Card, testing::HasSubstr("- assumption: `X` assumed 256-byte aligned"));
+  EXPECT_THAT(Card, testing::HasSubstr("lanes' byte offsets from lane 0: 0, 64, ..., 1984"));
   EXPECT_EQ(S.stop(), 0);
+}
+
+TEST(Lsp, ClosingADocumentClearsItsDiagnosticsAndAnswersWhatWaited) {
+  LspSession S;
+  ASSERT_TRUE(S.start(json::object(), {{"debounceMs", 2000}}));
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  S.change("// moved\n" + std::string(Tile), 2);
+  int Id = S.codeActions(12); // waits for the lint of version 2
+  S.Client->notify("textDocument/didClose", {{"textDocument", {{"uri", S.Uri}}}});
+  EXPECT_TRUE(S.result(Id).is_null());
+  std::optional<json> Cleared = S.Client->waitFor([&](const json &M) {
+    return M.value("method", "") == "textDocument/publishDiagnostics" &&
+           M["params"]["diagnostics"].empty();
+  });
+  EXPECT_TRUE(Cleared);
+  EXPECT_EQ(S.stop(), 0);
+  EXPECT_EQ(S.lintsStarted(), std::vector<std::string>{"version 1"}) << S.log();
 }
 
 TEST(Lsp, MessagesThatAreNotJsonRpcAreSkipped) {
