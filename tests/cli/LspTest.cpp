@@ -386,6 +386,22 @@ TEST(Lsp, TenRapidChangesAreOneLintOfTheLastVersion) {
       EXPECT_THAT(M["params"]["version"].get<int>(), testing::AnyOf(1, 11));
 }
 
+TEST(Lsp, SavesDoNotQueueLintsOfTheTextAlreadyLinted) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(Tile, 1);
+  S.diagnostics(1);
+  std::vector<json> Saves;
+  for (int I = 0; I < 10; ++I)
+    Saves.push_back(LspClient::notificationMessage(
+        "textDocument/didSave", {{"textDocument", {{"uri", S.Uri}}}}));
+  S.Client->sendAll(Saves);
+  // The code action is answered from the current lint, behind nothing.
+  EXPECT_EQ(S.result(S.codeActions(11)).size(), 1u);
+  EXPECT_EQ(S.stop(), 0);
+  EXPECT_EQ(S.lintsStarted(), std::vector<std::string>{"version 1"}) << S.log();
+}
+
 TEST(Lsp, TheLintOfAVersionThatChangedIsNotPublished) {
   LspSession S;
   ASSERT_TRUE(S.start());
