@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 namespace cal {
 namespace {
 
@@ -123,6 +125,15 @@ public:
     Client->response(Id);
     Client->notify("exit", nullptr);
     return Client->finish();
+  }
+  /// Waits until the server's log has \p Text (for a lint to have started).
+  bool waitForLog(const std::string &Text, int TimeoutSeconds = 120) const {
+    for (int I = 0; I < TimeoutSeconds * 100; ++I) {
+      if (log().find(Text) != std::string::npos)
+        return true;
+      usleep(10000);
+    }
+    return false;
   }
   std::string log() const {
     return test::readFile(Dir / "stderr.log").value_or("");
@@ -407,9 +418,11 @@ TEST(Lsp, TheLintOfAVersionThatChangedIsNotPublished) {
   ASSERT_TRUE(S.start());
   // The open's lint starts at once; the change comes while it runs.
   S.open(Tile, 1);
+  ASSERT_TRUE(S.waitForLog("lint " + S.File + " version 1"));
   S.change(replaced(Tile, "tile[TILE][TILE];", "tile[TILE][TILE + 1];"), 2);
   EXPECT_TRUE(S.diagnostics(2).empty());
   EXPECT_EQ(S.stop(), 0);
+  EXPECT_THAT(S.log(), testing::HasSubstr("dropped the lint of " + S.File + " version 1"));
   for (const json &M : S.Client->received())
     if (M.value("method", "") == "textDocument/publishDiagnostics")
       EXPECT_EQ(M["params"]["version"], 2) << M.dump();
