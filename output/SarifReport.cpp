@@ -2,10 +2,16 @@
 
 #include "output/SarifReport.h"
 
+#include "output/CodeUnits.h"
 #include "rules/Registry.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <memory>
+#include <optional>
 
 namespace cal {
 
@@ -50,6 +56,57 @@ json artifactLocation(const SourcePlace &P, const SarifOptions &O) {
   return {{"uri", fileUri(P.File)}};
 }
 
+/// The findings' files, read once each, for SARIF's columns and offsets in
+/// UTF-16 code units (the run's columnKind). A file that cannot be read (a
+/// --merge of another machine's JSON) keeps the byte counts: right for
+/// ASCII, the common case.
+class SourceTexts {
+public:
+  /// 1-based UTF-16 column of 1-based byte column \p Column of \p Line.
+  unsigned column(llvm::StringRef Path, unsigned Line, unsigned Column) {
+    const File *F = get(Path);
+    return F ? F->Lines.column(Line, Column, PositionEncoding::UTF16) : Column;
+  }
+  /// The exclusive end column, in UTF-16 units, of the character at byte
+  /// column \p Column (a region's last character's, 1-based).
+  unsigned endColumn(llvm::StringRef Path, unsigned Line, unsigned Column) {
+    const File *F = get(Path);
+    if (!F)
+      return Column + 1;
+    llvm::StringRef L = F->Lines.line(Line);
+    if (Column == 0 || Column > L.size())
+      return F->Lines.column(Line, Column, PositionEncoding::UTF16) + 1;
+    unsigned Through = Column - 1 + codePointBytes(L.drop_front(Column - 1));
+    return codeUnits(L.take_front(Through), PositionEncoding::UTF16) + 1;
+  }
+  /// The UTF-16 offset and length of \p Length bytes at byte \p Offset.
+  std::pair<unsigned, unsigned> span(llvm::StringRef Path, unsigned Offset,
+                                     unsigned Length) {
+    const File *F = get(Path);
+    llvm::StringRef T = F ? F->Lines.text() : llvm::StringRef();
+    if (!F || Offset + Length > T.size())
+      return {Offset, Length};
+    return {codeUnits(T.take_front(Offset), PositionEncoding::UTF16),
+            codeUnits(T.substr(Offset, Length), PositionEncoding::UTF16)};
+  }
+
+private:
+  struct File {
+    std::unique_ptr<llvm::MemoryBuffer> Buffer;
+    LineTable Lines;
+  };
+  const File *get(llvm::StringRef Path) {
+    auto [It, New] = Files.try_emplace(Path);
+    if (New && !Path.empty())
+      if (auto Buf = llvm::MemoryBuffer::getFile(Path)) {
+        LineTable Lines((*Buf)->getBuffer());
+        It->second.emplace(File{std::move(*Buf), std::move(Lines)});
+      }
+    return It->second ? &*It->second : nullptr;
+  }
+  llvm::StringMap<std::optional<File>> Files;
+};
+
 json ruleDescriptors(const SarifOptions &O) {
   json Rules = json::array();
   for (const auto &R : allRules()) {
@@ -71,11 +128,13 @@ json ruleDescriptors(const SarifOptions &O) {
   return Rules;
 }
 
-json sarifResult(const FindingRecord &F, const SarifOptions &O) {
-  json Region = {{"startLine", F.Begin.Line},
-                 {"startColumn", F.Begin.Column},
-                 {"endLine", F.EndLine},
-                 {"endColumn", F.EndColumn + 1}};
+json sarifResult(const FindingRecord &F, const SarifOptions &O,
+                 SourceTexts &Texts) {
+  json Region = {
+      {"startLine", F.Begin.Line},
+      {"startColumn", Texts.column(F.Begin.Path, F.Begin.Line, F.Begin.Column)},
+      {"endLine", F.EndLine},
+      {"endColumn", Texts.endColumn(F.Begin.Path, F.EndLine, F.EndColumn)}};
   json Loc;
   Loc["physicalLocation"]["artifactLocation"] = artifactLocation(F.Begin, O);
   Loc["physicalLocation"]["region"] = Region;
@@ -104,14 +163,15 @@ json sarifResult(const FindingRecord &F, const SarifOptions &O) {
     if (!X.machineApplicable())
       continue;
     json Changes = json::array();
-    for (const EditRecord &E : X.Edits)
+    for (const EditRecord &E : X.Edits) {
+      auto [Offset, Length] = Texts.span(E.At.Path, E.At.Offset, E.Length);
       Changes.push_back(
           {{"artifactLocation", artifactLocation(E.At, O)},
            {"replacements",
             json::array({{{"deletedRegion",
-                           {{"charOffset", E.At.Offset},
-                            {"charLength", E.Length}}},
+                           {{"charOffset", Offset}, {"charLength", Length}}},
                           {"insertedContent", {{"text", E.Text}}}}})}});
+    }
     Fixes.push_back({{"description", {{"text", X.Description}}},
                      {"artifactChanges", Changes}});
   }
@@ -129,13 +189,15 @@ std::string fileUri(llvm::StringRef Path) {
 json sarifDocument(const std::vector<FindingRecord> &Findings,
                    const SarifOptions &O) {
   json Results = json::array();
+  SourceTexts Texts;
   for (const FindingRecord &F : Findings)
-    Results.push_back(sarifResult(F, O));
+    Results.push_back(sarifResult(F, O, Texts));
   json Run = {{"tool",
                {{"driver",
                  {{"name", "cuda-access-lint"},
                   {"version", CAL_VERSION},
                   {"rules", ruleDescriptors(O)}}}}},
+              {"columnKind", "utf16CodeUnits"},
               {"results", Results}};
   if (!O.SourceRoot.empty()) {
     std::string Root = O.SourceRoot;

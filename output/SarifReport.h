@@ -2,11 +2,13 @@
 //
 // SARIF 2.1.0, as GitHub code scanning and other review tools read it: the
 // rules' metadata from their declarations (with a helpUri to each rule's
-// page), one result per finding with its location, its fingerprint as
-// partialFingerprints (so code scanning follows a finding across commits
-// that move its line) and the machine-applicable fixes as SARIF fixes.
-// Paths are relative to --source-root, through the uriBaseId SRCROOT, when
-// one is given. Built from the findings' records (formatting only).
+// page), one result per finding with its location (columns and offsets in
+// UTF-16 code units, the run's columnKind, counted on the files' text), its
+// fingerprint as partialFingerprints (so code scanning follows a finding
+// across commits that move its line) and the machine-applicable fixes as
+// SARIF fixes. Paths are relative to --source-root, through the uriBaseId
+// SRCROOT, when one is given. Built from the findings' records (formatting
+// only).
 //
 //===----------------------------------------------------------------------===//
 

@@ -71,6 +71,46 @@ TEST(OutputFormats, SarifHasRulesResultsAndFixes) {
   EXPECT_EQ(Rep["deletedRegion"]["charLength"], 4);
 }
 
+// SARIF counts columns and offsets in UTF-16 code units (the run's
+// columnKind); clang and --format=json count bytes. "×" is two bytes and one
+// UTF-16 unit: one before the finding on its line, two before the fix's
+// replacement in the file.
+TEST(OutputFormats, SarifCountsUtf16CodeUnits) {
+  std::string Text = Transpose;
+  auto Insert = [&](const std::string &Before, const std::string &What) {
+    size_t At = Text.find(Before);
+    ASSERT_NE(At, std::string::npos) << Before;
+    Text.insert(At, What);
+  };
+  Insert("\n__global__", " /* 32×32 */");
+  Insert("__shared__", "/* 32×32 */ ");
+  Insert("out[(y + j)", "/* 32×32 */ ");
+  LintRun R;
+  ASSERT_TRUE(test::writeFile(R.File, Text));
+  test::ProcessResult J = R.lint({"--format=json"});
+  test::ProcessResult S = R.lint({"--format=sarif"});
+  ASSERT_TRUE(J.exitedWith(1)) << J.describe() << J.Stderr;
+  ASSERT_TRUE(S.exitedWith(1)) << S.describe() << S.Stderr;
+  const json Finding = json::parse(J.Stdout)["findings"][0];
+  const json Run0 = json::parse(S.Stdout)["runs"][0];
+  EXPECT_EQ(Run0["columnKind"], "utf16CodeUnits");
+  ASSERT_EQ(Run0["results"].size(), 1u);
+  const json &Res = Run0["results"][0];
+  const json &Region = Res["locations"][0]["physicalLocation"]["region"];
+  EXPECT_EQ(Region["startLine"], Finding["line"]);
+  EXPECT_EQ(Region["startColumn"], Finding["column"].get<int>() - 1);
+  // One past the last character (JSON: the last character's byte column).
+  EXPECT_EQ(Region["endColumn"], Finding["end_column"].get<int>() + 1 - 1);
+
+  // The replacement: the array's inner extent, `TILE` in `[TILE];`.
+  size_t Byte = Text.find("[TILE];") + 1;
+  EXPECT_EQ(Finding["fixes"][0]["replacements"][0]["offset"], Byte);
+  const json &Rep = Res["fixes"][0]["artifactChanges"][0]["replacements"][0];
+  EXPECT_EQ(Rep["deletedRegion"]["charOffset"], Byte - 2);
+  EXPECT_EQ(Rep["deletedRegion"]["charLength"], 4);
+  EXPECT_EQ(Rep["insertedContent"]["text"], "TILE + 1");
+}
+
 TEST(OutputFormats, GithubAnnotationsOneLineEach) {
   LintRun R;
   test::ProcessResult P = R.lint({"--format=github"});

@@ -46,6 +46,22 @@ TEST(Positions, PositionsAndOffsetsOfAText) {
             Text.size());
 }
 
+// SARIF's columns (output/CodeUnits.h): 1-based, a line's bytes counted in
+// UTF-16 units; a column the line does not have is kept as it is.
+TEST(Positions, LineTableColumns) {
+  LineTable T("int a;\n/* é×𝄞 */ x = 1;\r\nend");
+  EXPECT_EQ(T.line(2), "/* é×𝄞 */ x = 1;");
+  EXPECT_EQ(T.line(3), "end");
+  EXPECT_EQ(T.line(4), "");
+  EXPECT_EQ(T.column(1, 5, PositionEncoding::UTF16), 5u);
+  unsigned X = T.line(2).find('x') + 1; // byte column 16
+  EXPECT_EQ(T.column(2, X, PositionEncoding::UTF16), 12u);
+  EXPECT_EQ(T.column(2, X, PositionEncoding::UTF32), 11u);
+  EXPECT_EQ(T.column(2, 99, PositionEncoding::UTF16), 99u);
+  EXPECT_EQ(codePointBytes("𝄞x"), 4u);
+  EXPECT_EQ(codePointBytes("\xffx"), 1u);
+}
+
 TEST(Positions, UTF8IsPreferredWhenOffered) {
   llvm::json::Value Both = llvm::json::Array{"utf-16", "utf-8"};
   llvm::json::Value Only32 = llvm::json::Array{"utf-32"};

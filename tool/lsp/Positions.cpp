@@ -3,7 +3,6 @@
 #include "tool/lsp/Positions.h"
 
 #include "clang/Lex/Lexer.h"
-#include "llvm/Support/ConvertUTF.h"
 
 namespace cal::lsp {
 
@@ -36,60 +35,6 @@ PositionEncoding negotiateEncoding(const llvm::json::Value *ClientOffers) {
   if (!Has16 && Has32)
     return PositionEncoding::UTF32;
   return PositionEncoding::UTF16;
-}
-
-namespace {
-
-/// Walks \p Text one code point at a time: \p Step(bytes, units) for each,
-/// until it returns false.
-template <typename StepT>
-void walkCodePoints(llvm::StringRef Text, PositionEncoding E, StepT Step) {
-  for (size_t I = 0; I < Text.size();) {
-    unsigned char C = static_cast<unsigned char>(Text[I]);
-    unsigned Len = C < 0x80 ? 1 : llvm::getNumBytesForUTF8(C);
-    if (Len == 0 || I + Len > Text.size() ||
-        !llvm::isLegalUTF8Sequence(
-            reinterpret_cast<const llvm::UTF8 *>(Text.data() + I),
-            reinterpret_cast<const llvm::UTF8 *>(Text.data() + I + Len)))
-      Len = 1; // not UTF-8: a byte is a unit
-    unsigned Units = 1;
-    if (E == PositionEncoding::UTF8)
-      Units = Len;
-    else if (E == PositionEncoding::UTF16)
-      Units = Len == 4 ? 2 : 1; // outside the BMP: a surrogate pair
-    if (!Step(Len, Units))
-      return;
-    I += Len;
-  }
-}
-
-} // namespace
-
-unsigned codeUnits(llvm::StringRef Prefix, PositionEncoding E) {
-  if (E == PositionEncoding::UTF8)
-    return Prefix.size();
-  unsigned N = 0;
-  walkCodePoints(Prefix, E, [&](unsigned, unsigned Units) {
-    N += Units;
-    return true;
-  });
-  return N;
-}
-
-unsigned byteColumn(llvm::StringRef Line, unsigned Character,
-                    PositionEncoding E) {
-  Line = Line.take_until([](char C) { return C == '\n' || C == '\r'; });
-  if (E == PositionEncoding::UTF8)
-    return std::min<size_t>(Character, Line.size());
-  unsigned Bytes = 0, Units = 0;
-  walkCodePoints(Line, E, [&](unsigned Len, unsigned U) {
-    if (Units + U > Character)
-      return false;
-    Units += U;
-    Bytes += Len;
-    return true;
-  });
-  return Bytes;
 }
 
 llvm::lsp::Position positionAt(llvm::StringRef Text, unsigned Offset,

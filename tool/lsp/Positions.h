@@ -4,12 +4,15 @@
 // client and server agreed on in `initialize` (`positionEncoding`): UTF-16
 // by default, UTF-8 (bytes, what clang counts) when the client offers it,
 // or UTF-32. The analyzer's and clang's locations are byte offsets; these
-// convert them with the text of the line.
+// convert them with the text of the line (output/CodeUnits.h counts the
+// units).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_ACCESS_LINT_TOOL_LSP_POSITIONS_H
 #define CUDA_ACCESS_LINT_TOOL_LSP_POSITIONS_H
+
+#include "output/CodeUnits.h"
 
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
@@ -21,7 +24,9 @@
 
 namespace cal::lsp {
 
-enum class PositionEncoding { UTF8, UTF16, UTF32 };
+using cal::byteColumn;
+using cal::codeUnits;
+using cal::PositionEncoding;
 
 /// "utf-8", "utf-16", "utf-32": the names LSP uses.
 llvm::StringRef encodingName(PositionEncoding E);
@@ -30,15 +35,6 @@ llvm::StringRef encodingName(PositionEncoding E);
 /// (missing: UTF-16, the protocol's default): UTF-8 when offered, else
 /// UTF-16 when offered, else UTF-32 when offered, else UTF-16.
 PositionEncoding negotiateEncoding(const llvm::json::Value *ClientOffers);
-
-/// The number of code units in \p E of the UTF-8 text \p Prefix (a line's
-/// start up to a position). Invalid UTF-8 counts one unit per byte.
-unsigned codeUnits(llvm::StringRef Prefix, PositionEncoding E);
-
-/// The byte offset in \p Line of the position \p Character code units in
-/// (clamped to the line's end, as the protocol asks).
-unsigned byteColumn(llvm::StringRef Line, unsigned Character,
-                    PositionEncoding E);
 
 /// The LSP position of byte \p Offset of \p Text.
 llvm::lsp::Position positionAt(llvm::StringRef Text, unsigned Offset,
