@@ -5,7 +5,8 @@
 // debounce interval after each change on a worker thread; the padding fix
 // as a quick fix and the suggested rewrites as previews; the analyzer's
 // facts at each access on hover and, when asked for, as inlay hints. The
-// pieces live in tool/lsp/: Server (protocol and documents), LintWorker
+// pieces live in tool/lsp/: Server (the protocol), Session (documents,
+// lints and answers; the clangd proxy's too), LintWorker
 // (debounce, the thread), DocumentLint (one lint as LSP records), Positions
 // (UTF-8/16/32 columns); one diagnostic per place is report/Grouping's.
 //

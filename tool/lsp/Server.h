@@ -1,14 +1,11 @@
 //===- Server.h - The language server: documents, requests, results -------===//
 //
-// The protocol thread (LLVM's JSONTransport) keeps each open document's
-// text and version and answers requests; a LintWorker lints the current
-// text a debounce interval after the last change. A lint's result is kept
-// and published only while its version is the document's; requests that
-// need the facts of the current text (hover, inlay hints, code actions)
-// wait for its lint rather than answer from an older one, so an edit is
-// never computed against text it was not computed for. Every message out
-// goes through the MessageHandler, whose lock serializes the transport's
-// writes from both threads.
+// The protocol thread (LLVM's JSONTransport and MessageHandler) hands each
+// message to a Session (tool/lsp/Session.h), which keeps the documents,
+// lints the current text on its worker a debounce interval after the last
+// change and answers hover, inlay hints and code actions from the lint of
+// the current text. Every message out goes through the MessageHandler,
+// whose lock serializes the transport's writes from both threads.
 //
 //===----------------------------------------------------------------------===//
 
