@@ -23,8 +23,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,8 +191,8 @@ private:
     if (auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
       OverloadedOperatorKind K = OC->getOperator();
       if (OC->isAssignmentOp() && OC->getNumArgs() == 2) {
-        bool Comm = K == OO_PlusEqual || K == OO_MinusEqual ||
-                    K == OO_StarEqual;
+        bool Comm =
+            K == OO_PlusEqual || K == OO_MinusEqual || K == OO_StarEqual;
         const VarDecl *V = varOf(OC->getArg(0));
         if (K == OO_Equal && V && !Locals.count(V)) {
           if (!accumulates(V, OC->getArg(1)))
@@ -256,8 +256,9 @@ void whileCounters(const Expr *Cond, const Stmt *Body,
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
       Target = U->getSubExpr();
     else if (auto *CA = dyn_cast<CompoundAssignOperator>(E);
-             CA && (CA->getOpcode() == BO_AddAssign ||
-                    CA->getOpcode() == BO_SubAssign) &&
+             CA &&
+             (CA->getOpcode() == BO_AddAssign ||
+              CA->getOpcode() == BO_SubAssign) &&
              isa<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts()))
       Target = CA->getLHS();
     if (!Target)
@@ -363,8 +364,8 @@ std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
       const SymbolInfo &I = Syms.get(T.Mono[0]);
       int64_t Period = Mod / std::gcd(floorMod(T.Coeff, Mod), Mod);
       if (I.Kind == SymbolKind::LoopIter) {
-        int64_t Count = I.Trip ? std::min(*I.Trip, MaxEnumeratedIterations)
-                               : Period;
+        int64_t Count =
+            I.Trip ? std::min(*I.Trip, MaxEnumeratedIterations) : Period;
         Enums.push_back({T.Coeff, std::max<int64_t>(Count, 1), 0});
         continue;
       }
@@ -392,8 +393,7 @@ std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
     for (const auto &[R, W] : Count)
       for (int64_t K = 0; K < E.Count; ++K)
         Next[floorMod(R + floorMod(E.Coeff, Mod) * floorMod(E.First + K, Mod),
-                      Mod)] +=
-            W / E.Count;
+                      Mod)] += W / E.Count;
     Count = std::move(Next);
     if (Count.size() > MaxResidueCombinations)
       break;
@@ -408,8 +408,8 @@ class KernelAnalysis {
 public:
   KernelAnalysis(ASTContext &Ctx, const KernelConfig &KC, size_t KernelIndex,
                  AnalysisResult &Result, const AnalysisOptions &Opts)
-      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result),
-        Opts(Opts) {}
+      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result), Opts(Opts) {
+  }
 
   void run();
 
@@ -735,8 +735,7 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
     if (A.Region->AlignAssumed)
       M.Assumptions.push_back(
           "`" + A.Region->Name + "` assumed " +
-          std::to_string(A.Region->BaseAlign) +
-          "-byte aligned" +
+          std::to_string(A.Region->BaseAlign) + "-byte aligned" +
           (A.Region->Space == MemSpace::Global ? " (as cudaMalloc returns)"
                                                : ""));
   } else if (A.Region->Space != MemSpace::Shared) {
@@ -746,15 +745,16 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   }
   bool Exact = true;
   std::vector<std::string> UnknownTerms;
-  std::vector<ResidueCase> Cases = residues(Base, Syms, SectorBytes, Exact,
-                                            UnknownTerms, &M.ResidueDataDependent);
+  std::vector<ResidueCase> Cases = residues(
+      Base, Syms, SectorBytes, Exact, UnknownTerms, &M.ResidueDataDependent);
   // Shared memory: the base only rotates the banks (for accesses of whole
   // words); what is unknown of it changes nothing.
   if (!Exact && A.Region->Space == MemSpace::Shared && A.Bytes >= 4) {
     Exact = true;
     std::vector<std::string> Ignored;
-    Cases = residues(Base.withoutConstant().isConstant() ? Base : Poly(Base.constant()),
-                     Syms, SectorBytes, Exact, Ignored);
+    Cases = residues(
+        Base.withoutConstant().isConstant() ? Base : Poly(Base.constant()),
+        Syms, SectorBytes, Exact, Ignored);
     Exact = true;
   }
   if (!Exact) {
@@ -818,9 +818,11 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
       // that walks up, the last of one that walks down.
       const LoopRef &Inner = A.Loops.back();
       int64_t First = 0;
-      auto P0 = Base.substitute(Inner.Sym, 0), P1 = Base.substitute(Inner.Sym, 1);
+      auto P0 = Base.substitute(Inner.Sym, 0),
+           P1 = Base.substitute(Inner.Sym, 1);
       if (P0 && P1 && Inner.Trip && *Inner.Trip > 0)
-        if (auto D = Poly::sub(*P1, *P0); D && D->asConstant() && *D->asConstant() < 0)
+        if (auto D = Poly::sub(*P1, *P0);
+            D && D->asConstant() && *D->asConstant() < 0)
           First = *Inner.Trip - 1;
       B0 = Base.substitute(Inner.Sym, First);
     }
@@ -933,11 +935,11 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
           break;
         Iters = std::min(Iters, Room);
         if (!Trip)
-          M.Assumptions.push_back(
-              "footprint over 32 iterations of the loop" +
-              (L.VarName.empty() ? std::string()
-                                 : " over `" + L.VarName + "`") +
-              " (its trip count is unknown)");
+          M.Assumptions.push_back("footprint over 32 iterations of the loop" +
+                                  (L.VarName.empty()
+                                       ? std::string()
+                                       : " over `" + L.VarName + "`") +
+                                  " (its trip count is unknown)");
         std::vector<int64_t> Next;
         for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
           for (int64_t S0 : Shifts)
@@ -985,11 +987,11 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
     const RecordDecl *RD = FD->getParent();
     if (!RD || RD->isInvalidDecl() || !RD->getDefinition() || RD->isUnion())
       return std::nullopt;
-    int64_t Off = Ctx.getASTRecordLayout(RD).getFieldOffset(
-                      FD->getFieldIndex()) /
-                  Ctx.getCharWidth();
-    auto Base = A.Offset->map(
-        [&](const Poly &P) { return Poly::sub(P, Poly(Off)); });
+    int64_t Off =
+        Ctx.getASTRecordLayout(RD).getFieldOffset(FD->getFieldIndex()) /
+        Ctx.getCharWidth();
+    auto Base =
+        A.Offset->map([&](const Poly &P) { return Poly::sub(P, Poly(Off)); });
     if (!Base)
       return std::nullopt;
     return Member{0, RD, Off, int64_t(A.Bytes), *Base};
@@ -1007,8 +1009,9 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
       const RawAccess &B = Raw[J];
       if (B.Region == Raw[I].Region && B.Kind != AccessKind::Load)
         break; // a store between: not merged across it
-      if (Drop[J] || B.Region != Raw[I].Region || B.CallStack != Raw[I].CallStack ||
-          B.Active != Raw[I].Active || !sameLoops(B, Raw[I]))
+      if (Drop[J] || B.Region != Raw[I].Region ||
+          B.CallStack != Raw[I].CallStack || B.Active != Raw[I].Active ||
+          !sameLoops(B, Raw[I]))
         continue;
       auto M = MemberOf(B);
       if (!M || M->RD != First->RD || !(M->Base == First->Base))
@@ -1054,8 +1057,8 @@ void mergeFieldLoads(ASTContext &Ctx, std::vector<RawAccess> &Raw) {
     K.Bytes = static_cast<unsigned>(Run);
     if (Run == Ctx.getTypeSizeInChars(RT).getQuantity())
       K.Type = RT;
-    auto Moved = First->Base.map(
-        [&](const Poly &P) { return Poly::add(P, Poly(Lo)); });
+    auto Moved =
+        First->Base.map([&](const Poly &P) { return Poly::add(P, Poly(Lo)); });
     if (Moved)
       K.Offset = *Moved;
     for (const Member &M : Group) {
@@ -1139,7 +1142,8 @@ void KernelAnalysis::describeLaneGroups(const RawAccess &A,
       In = D.constant();
     }
     if (R > 0) {
-      auto G = Poly::sub(Off.lane(Lanes[Starts[R]]), Off.lane(Lanes[Starts[R - 1]]));
+      auto G =
+          Poly::sub(Off.lane(Lanes[Starts[R]]), Off.lane(Lanes[Starts[R - 1]]));
       if (!G || (Between && *Between != *G))
         return;
       Between = *G;
@@ -1148,8 +1152,8 @@ void KernelAnalysis::describeLaneGroups(const RawAccess &A,
   if (!In || !Between || Len < 2)
     return;
   M.LaneStrideText =
-      "the lanes come in runs of " + std::to_string(Len) +
-      ", adjacent lanes " + std::to_string(std::abs(*In)) + " bytes" +
+      "the lanes come in runs of " + std::to_string(Len) + ", adjacent lanes " +
+      std::to_string(std::abs(*In)) + " bytes" +
       (std::abs(*In) % Elem == 0 && Elem > 1
            ? " (" + std::to_string(std::abs(*In) / Elem) + " elements)"
            : "") +
@@ -1317,8 +1321,8 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
       K.push_back({L.Loop, uint64_t(L.Sym)});
     return K;
   };
-  using KindLoops =
-      std::tuple<size_t, AccessKind, std::vector<std::pair<const void *, uint64_t>>>;
+  using KindLoops = std::tuple<size_t, AccessKind,
+                               std::vector<std::pair<const void *, uint64_t>>>;
   std::map<KindLoops, size_t> UniformByKey;
   std::map<KindLoops, std::unordered_set<int64_t>> ConstantsByKey;
 
@@ -1349,8 +1353,8 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
       Shapes.push_back(std::move(S));
       ShapesByHash[H].push_back(*ShapeIdx);
     }
-    auto [It, New] = GroupOf.try_emplace({*ShapeIdx, L0.withoutConstant()},
-                                         Groups.size());
+    auto [It, New] =
+        GroupOf.try_emplace({*ShapeIdx, L0.withoutConstant()}, Groups.size());
     if (New)
       Groups.emplace_back();
     Groups[It->second].Members.push_back({L0.constant(), I});
@@ -1381,12 +1385,12 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
     // constant distance means neither moves with the loop, so the warp
     // reads both every time.
     if (A.Kind != AccessKind::Store) {
-      auto Lo = std::lower_bound(G.Members.begin(), G.Members.end(),
-                                 std::make_pair(C - int64_t(SectorBytes) + 1,
-                                                size_t(0)));
+      auto Lo = std::lower_bound(
+          G.Members.begin(), G.Members.end(),
+          std::make_pair(C - int64_t(SectorBytes) + 1, size_t(0)));
       std::optional<size_t> First;
-      for (auto It = Lo; It != G.Members.end() &&
-                         It->first < C + int64_t(SectorBytes);
+      for (auto It = Lo;
+           It != G.Members.end() && It->first < C + int64_t(SectorBytes);
            ++It) {
         const RawAccess &B = Raw[It->second];
         if (It->first == C || B.Kind == AccessKind::Store)
@@ -1552,12 +1556,14 @@ void KernelAnalysis::run() {
       for (size_t I = 0; I < F.Loops.size() && I < M.Loops.size(); ++I) {
         LoopFact &L = F.Loops[I];
         const LoopFact &O = M.Loops[I];
-        L.TripMin = L.TripMin && O.TripMin
-                        ? std::optional<int64_t>(std::min(*L.TripMin, *O.TripMin))
-                        : std::nullopt;
-        L.TripMax = L.TripMax && O.TripMax
-                        ? std::optional<int64_t>(std::max(*L.TripMax, *O.TripMax))
-                        : std::nullopt;
+        L.TripMin =
+            L.TripMin && O.TripMin
+                ? std::optional<int64_t>(std::min(*L.TripMin, *O.TripMin))
+                : std::nullopt;
+        L.TripMax =
+            L.TripMax && O.TripMax
+                ? std::optional<int64_t>(std::max(*L.TripMax, *O.TripMax))
+                : std::nullopt;
       }
     if (AllKnown) {
       F.AddressKnown = true;
@@ -1703,8 +1709,8 @@ void KernelAnalysis::run() {
           if (auto Sum = Poly::add(Uniform, Poly::term(T.Mono, T.Coeff)))
             Uniform = *Sum;
       }
-      if (auto Sum = Poly::add(Uniform,
-                               Poly(DI->second->Offset->lane(0).constant())))
+      if (auto Sum =
+              Poly::add(Uniform, Poly(DI->second->Offset->lane(0).constant())))
         Uniform = *Sum;
       int64_t Elem = elementSizeOf(*DI->second);
       if (auto Idx = Uniform.divideExact(Elem > 0 ? Elem : 1))
@@ -1720,12 +1726,11 @@ void KernelAnalysis::run() {
 AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
   AnalysisResult R;
   R.Regions = std::make_shared<std::deque<MemRegion>>();
-  auto Include = Opts.IncludeKernel
-                     ? Opts.IncludeKernel
-                     : [&Ctx](SourceLocation Loc) {
-                         const SourceManager &SM = Ctx.getSourceManager();
-                         return SM.isInMainFile(SM.getExpansionLoc(Loc));
-                       };
+  auto Include =
+      Opts.IncludeKernel ? Opts.IncludeKernel : [&Ctx](SourceLocation Loc) {
+        const SourceManager &SM = Ctx.getSourceManager();
+        return SM.isInMainFile(SM.getExpansionLoc(Loc));
+      };
   std::vector<KernelConfig> Configs = findKernels(Ctx, Opts.BlockDims, Include);
   for (const KernelConfig &KC : Configs) {
     KernelInfo KI;

@@ -50,7 +50,8 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
     P.GlobalLines += Requests * F.LinesPerRequest.value_or(0);
     P.GlobalSectors += Requests * F.SectorsPerRequest.value_or(0);
     if (F.Kind != AccessKind::Load)
-      P.PartialStoreSectors += Requests * F.PartialSectorsPerRequest.value_or(0);
+      P.PartialStoreSectors +=
+          Requests * F.PartialSectorsPerRequest.value_or(0);
     double Bytes = Requests * F.BytesPerRequest.value_or(0);
     // Holes between lanes at a constant stride that the loop never fills
     // stay holes for every warp: whole sectors cross the bus.

@@ -78,8 +78,8 @@ struct RawAccess {
   std::vector<const clang::Expr *> CallStack;
   AccessKind Kind = AccessKind::Load;
   const MemRegion *Region = nullptr;
-  std::string Array;                 ///< base variable as written
-  clang::QualType Type;              ///< the type moved by one lane
+  std::string Array;    ///< base variable as written
+  clang::QualType Type; ///< the type moved by one lane
   unsigned Bytes = 0;
   /// A struct copied in several instructions (pieces of its alignment, at
   /// most 16 bytes): this one's index and their count; Bytes is the piece.
@@ -91,7 +91,7 @@ struct RawAccess {
   /// from).
   std::vector<std::string> Assumptions;
   LaneMask Active = AllLanes;
-  std::vector<LoopRef> Loops;        ///< outermost first
+  std::vector<LoopRef> Loops; ///< outermost first
   double Weight = 1.0;
   /// Display instance only: the index's source subexpression that makes
   /// adjacent lanes non-adjacent (e.g. `tx * V`), if found.
@@ -113,7 +113,8 @@ public:
   void setOnlyPaddedArrays(bool Only);
   /// Pointer parameters that start this many bytes past their allocation.
   void setPointerOffsets(
-      const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> *Offsets);
+      const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
+          *Offsets);
 
   /// Evaluates \p Kernel's body. Integer parameters become the symbols given
   /// in \p ParamSymbols (shared by every instance of one analysis).

@@ -20,7 +20,7 @@ namespace cal {
 using namespace clang;
 
 std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
-                                                   std::string &Error) {
+                                                    std::string &Error) {
   BlockDimSetting S;
   llvm::StringRef Dims = Text.trim();
   if (Dims.contains('=')) {
@@ -37,7 +37,8 @@ std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
   for (size_t I = 0; I < Parts.size(); ++I) {
     int64_t V;
     if (Parts[I].trim().getAsInteger(10, V) || V < 1 || V > 1024) {
-      Error = "'" + Parts[I].trim().str() + "' is not a block dimension (1-1024)";
+      Error =
+          "'" + Parts[I].trim().str() + "' is not a block dimension (1-1024)";
       return std::nullopt;
     }
     S.Dim[I] = V;
@@ -92,8 +93,10 @@ std::optional<Dim3> shapeOf(const AbsValue &V, int64_t Max = 1024) {
   Dim3 D = {1, 1, 1};
   int Found = 0;
   for (const auto &[F, FV] : *V.Fields) {
-    int Idx = F->getName() == "x" ? 0 : F->getName() == "y" ? 1
-              : F->getName() == "z" ? 2 : -1;
+    int Idx = F->getName() == "x"   ? 0
+              : F->getName() == "y" ? 1
+              : F->getName() == "z" ? 2
+                                    : -1;
     if (Idx < 0)
       continue;
     if (!FV.isInt())
@@ -146,10 +149,12 @@ public:
     const FunctionDecl *Where = Enclosing.empty() ? nullptr : Enclosing.back();
     AbsValue Block =
         Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where, K);
-    AbsValue Grid =
-        Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where, K);
-    Launch L{shapeOf(Block), shapeOf(Grid, int64_t(1) << 31), K->getBeginLoc(),
-             {}, {}};
+    AbsValue Grid = Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where, K);
+    Launch L{shapeOf(Block),
+             shapeOf(Grid, int64_t(1) << 31),
+             K->getBeginLoc(),
+             {},
+             {}};
     // The arguments: constants, and those that are the block size itself.
     const Expr *BlockX = blockXExpr(Config->getArg(1));
     for (unsigned I = 0; I < K->getNumArgs(); ++I) {
@@ -234,32 +239,33 @@ public:
   };
 
   /// `p`, `p + C`, `&p[C]` with p a pointer variable: C elements in bytes.
-  std::optional<int64_t> pointerOffset(const Expr *Arg,
-                                       const FunctionDecl *Where,
-                                       const Expr *At) {
+  std::optional<int64_t>
+  pointerOffset(const Expr *Arg, const FunctionDecl *Where, const Expr *At) {
     const Expr *E = Arg->IgnoreParenImpCasts();
     if (auto *C = dyn_cast<CStyleCastExpr>(E))
       if (C->getType()->isPointerType() &&
           C->getSubExpr()->getType()->isPointerType() &&
           Ctx.getTypeSizeInChars(C->getType()->getPointeeType()) ==
-              Ctx.getTypeSizeInChars(C->getSubExpr()->getType()->getPointeeType()))
+              Ctx.getTypeSizeInChars(
+                  C->getSubExpr()->getType()->getPointeeType()))
         E = C->getSubExpr()->IgnoreParenImpCasts();
     auto IsBase = [](const Expr *B) {
       auto *D = dyn_cast<DeclRefExpr>(B->IgnoreParenImpCasts());
-      return D && isa<VarDecl>(D->getDecl()) &&
-             D->getType()->isPointerType();
+      return D && isa<VarDecl>(D->getDecl()) && D->getType()->isPointerType();
     };
     if (IsBase(E))
       return 0;
     const Expr *Base = nullptr, *Index = nullptr;
     if (auto *B = dyn_cast<BinaryOperator>(E)) {
       if (B->getOpcode() == BO_Add) {
-        Base = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+        Base =
+            B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
         Index = Base == B->getLHS() ? B->getRHS() : B->getLHS();
       }
     } else if (auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() == UO_AddrOf)
-        if (auto *S = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
+        if (auto *S =
+                dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens())) {
           Base = S->getBase();
           Index = S->getIdx();
         }
@@ -303,10 +309,10 @@ std::optional<Dim3> annotatedShape(const FunctionDecl *FD,
     if (Text[Start - 1] == '\n')
       ++Lines;
   llvm::StringRef Region = Text.slice(Start, EndOff + 1);
-  static const llvm::Regex Re(
-      "cuda-access-lint:[ \t]*block[-_]?dim[ \t]*[=(][ \t]*([0-9]+)([ \t]*[,x][ "
-      "\t]*([0-9]+))?([ \t]*[,x][ \t]*([0-9]+))?",
-      llvm::Regex::IgnoreCase);
+  static const llvm::Regex Re("cuda-access-lint:[ \t]*block[-_]?dim[ \t]*[=(][ "
+                              "\t]*([0-9]+)([ \t]*[,x][ "
+                              "\t]*([0-9]+))?([ \t]*[,x][ \t]*([0-9]+))?",
+                              llvm::Regex::IgnoreCase);
   llvm::SmallVector<llvm::StringRef, 6> M;
   if (!Re.match(Region, &M))
     return std::nullopt;
@@ -379,8 +385,7 @@ bool settingMatches(const BlockDimSetting &S, const FunctionDecl *FD,
     return true;
   // Without template arguments: every instantiation.
   if (llvm::StringRef(S.Kernel).contains('<'))
-    return llvm::StringRef(S.Kernel).rtrim() ==
-           llvm::StringRef(Name).rtrim();
+    return llvm::StringRef(S.Kernel).rtrim() == llvm::StringRef(Name).rtrim();
   return FD->getName() == S.Kernel;
 }
 
@@ -431,8 +436,9 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
                 "`" + PD->getNameAsString() + "` points " +
                 std::to_string(*Off) + " bytes past the start of an " +
                 "allocation: " +
-                (Ls.size() == 1 ? "the launch at " + locString(SM, Ls.front().Loc)
-                                : std::string("every launch in this file")) +
+                (Ls.size() == 1
+                     ? "the launch at " + locString(SM, Ls.front().Loc)
+                     : std::string("every launch in this file")) +
                 " passes it so");
           }
           continue;
@@ -453,9 +459,9 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
           AllBlockX = AllBlockX && L.ArgIsBlockX[I];
         }
         std::string N = PD->getNameAsString();
-        std::string Where = Ls.size() == 1 ? "the launch at " +
-                                                 locString(SM, Ls.front().Loc)
-                                           : "every launch in this file";
+        std::string Where =
+            Ls.size() == 1 ? "the launch at " + locString(SM, Ls.front().Loc)
+                           : "every launch in this file";
         if (AllConst && Value) {
           ConstParams.push_back({PD, *Value});
           ParamAssumptions.push_back("`" + N + "` = " + std::to_string(*Value) +
@@ -506,11 +512,11 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
     // 4. __launch_bounds__.
     if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
       Expr::EvalResult R;
-      if (LB->getMaxThreads() &&
-          LB->getMaxThreads()->EvaluateAsInt(R, Ctx)) {
+      if (LB->getMaxThreads() && LB->getMaxThreads()->EvaluateAsInt(R, Ctx)) {
         int64_t N = R.Val.getInt().getExtValue();
         if (N >= 1 && N <= 1024) {
-          Add({Dim3{N, 1, 1}, std::nullopt,
+          Add({Dim3{N, 1, 1},
+               std::nullopt,
                "__launch_bounds__(" + std::to_string(N) + ")",
                {"block of " + std::to_string(N) +
                 " x 1 x 1 threads assumed from __launch_bounds__(" +
@@ -527,15 +533,20 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
       int64_t N = T->second;
       if (!UsesY || N * N <= 1024) {
         Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
-        Add({D, std::nullopt, "template argument " + T->first,
-             {"block of " + std::to_string(D[0]) + " x " + std::to_string(D[1]) +
+        Add({D,
+             std::nullopt,
+             "template argument " + T->first,
+             {"block of " + std::to_string(D[0]) + " x " +
+              std::to_string(D[1]) +
               " x 1 threads assumed from template argument " + T->first +
               (UsesY ? " (the kernel indexes threadIdx.y too: a square block)"
                      : "")}});
         continue;
       }
     }
-    Add({std::nullopt, std::nullopt, "unknown",
+    Add({std::nullopt,
+         std::nullopt,
+         "unknown",
          {"block shape unknown: blockDim.x assumed a multiple of 32 "
           "(give it with --block-dim or a launch in this file)"}});
   }

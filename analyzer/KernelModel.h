@@ -46,13 +46,13 @@ struct BlockDimSetting {
 
 /// Parses "X[,Y[,Z]]" or "XxYxZ", optionally prefixed "kernel=".
 std::optional<BlockDimSetting> parseBlockDimSetting(llvm::StringRef Text,
-                                                   std::string &Error);
+                                                    std::string &Error);
 
 struct BlockShape {
   std::optional<Dim3> Dim; ///< unknown: the default assumption
   /// The grid of the launch the shape came from, when it is constant.
   std::optional<Dim3> Grid;
-  std::string Source;      ///< where the shape comes from, for people
+  std::string Source; ///< where the shape comes from, for people
   /// Assumptions the shape itself rests on (and the parameters below).
   std::vector<std::string> Assumptions;
   /// Integer parameters that every launch in the file passes the same

@@ -268,9 +268,8 @@ std::string Poly::str(const std::function<std::string(SymbolId)> &Name,
     int MinRank = 1 << 30;
     // Symbols of a monomial in rank order.
     Monomial Sorted = T.Mono;
-    llvm::stable_sort(Sorted, [&](SymbolId A, SymbolId B) {
-      return Rank(A) < Rank(B);
-    });
+    llvm::stable_sort(
+        Sorted, [&](SymbolId A, SymbolId B) { return Rank(A) < Rank(B); });
     for (SymbolId S : Sorted) {
       if (!Text.empty())
         Text += "*";

@@ -19,7 +19,8 @@ namespace cal {
 
 /// The source text of \p R on one line; empty when the range does not map to
 /// characters of one file.
-std::string oneLineSourceText(clang::SourceRange R, const clang::ASTContext &Ctx);
+std::string oneLineSourceText(clang::SourceRange R,
+                              const clang::ASTContext &Ctx);
 
 } // namespace cal
 

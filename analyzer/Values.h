@@ -32,15 +32,15 @@ using LaneMask = uint32_t;
 constexpr LaneMask AllLanes = 0xffffffffu;
 
 enum class SymbolKind {
-  BlockIdx,    ///< blockIdx.x/y/z
-  BlockDim,    ///< blockDim.x/y/z when the block shape is unknown
-  GridDim,     ///< gridDim.x/y/z
-  ThreadIdx,   ///< threadIdx.x/y/z (only in the display instance)
-  WarpPos,     ///< the warp's position in the block (lane-uniform part of tid)
-  Param,       ///< an integer kernel parameter
-  LoopVar,     ///< a loop variable with a lane-uniform constant start
-  LoopIter,    ///< the iteration count of a loop
-  Opaque,      ///< a lane-uniform value the interpreter cannot name otherwise
+  BlockIdx,  ///< blockIdx.x/y/z
+  BlockDim,  ///< blockDim.x/y/z when the block shape is unknown
+  GridDim,   ///< gridDim.x/y/z
+  ThreadIdx, ///< threadIdx.x/y/z (only in the display instance)
+  WarpPos,   ///< the warp's position in the block (lane-uniform part of tid)
+  Param,     ///< an integer kernel parameter
+  LoopVar,   ///< a loop variable with a lane-uniform constant start
+  LoopIter,  ///< the iteration count of a loop
+  Opaque,    ///< a lane-uniform value the interpreter cannot name otherwise
 };
 
 struct SymbolInfo {

@@ -65,7 +65,8 @@ Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
         int64_t Lo = Base + Shift + R.Offset[L];
         int64_t Hi = Lo + R.BytesPerLane - 1;
         Bytes.push_back({Lo, Hi});
-        Sectors.push_back({floorDiv(Lo, SectorBytes), floorDiv(Hi, SectorBytes)});
+        Sectors.push_back(
+            {floorDiv(Lo, SectorBytes), floorDiv(Hi, SectorBytes)});
         Lines.push_back(
             {floorDiv(Lo, CacheLineBytes), floorDiv(Hi, CacheLineBytes)});
       }
@@ -160,7 +161,8 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
   // An access wider than 16 bytes needs several wavefronts even when
   // conflict-free: the minimum is the number of 128-byte rows it covers.
   if (R.BytesPerLane > 16)
-    C.IdealWavefronts = std::max(C.IdealWavefronts, sharedPhases(R.BytesPerLane));
+    C.IdealWavefronts =
+        std::max(C.IdealWavefronts, sharedPhases(R.BytesPerLane));
   return C;
 }
 

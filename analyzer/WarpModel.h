@@ -49,16 +49,16 @@ struct WarpRequest {
 
 /// What it costs, for one value of the base address.
 struct RequestCost {
-  unsigned Sectors = 0;        ///< distinct 32-byte sectors
+  unsigned Sectors = 0; ///< distinct 32-byte sectors
   /// Distinct 128-byte cache lines: L1 looks up tags per line, so this is
   /// what an L1 request costs (Nsight Compute's "L1 tag requests").
   unsigned Lines = 0;
-  unsigned BytesUsed = 0;      ///< distinct bytes the active lanes move
+  unsigned BytesUsed = 0; ///< distinct bytes the active lanes move
   /// Sectors the request covers only in part: for a store, what L2 has to
   /// merge with the rest of the sector (a read-modify-write).
   unsigned PartialSectors = 0;
-  bool StartsAligned = false;  ///< lowest address of group 0 is 32-byte aligned
-  bool VectorAligned = true;   ///< every lane's address is a multiple of its size
+  bool StartsAligned = false; ///< lowest address of group 0 is 32-byte aligned
+  bool VectorAligned = true; ///< every lane's address is a multiple of its size
   /// Shared memory: wavefronts and the conflict-free minimum; 0/0 when the
   /// lanes fall in several groups (bank relation unknown).
   unsigned Wavefronts = 0;
