@@ -465,6 +465,13 @@ int runDriver(int argc, const char **argv) {
 
   if (Lsp)
     return runLspServer(FO, Settings);
+  // --clangd: what follows -- is clangd's, not a compile command.
+  if (ClangdProxy) {
+    FrontendOptions Ours = FO;
+    Ours.FixedArgs.reset();
+    return runClangdProxy(Ours, Settings, ClangdPath,
+                          Fixed ? *Fixed : std::vector<std::string>{});
+  }
   // --launcher: lint the file the command compiles (with that command,
   // any ccache-like launcher before the compiler left out), then compile.
   if (LauncherCommand) {

@@ -17,6 +17,7 @@
 
 #include "tool/LspServer.h"
 
+#include "tool/lsp/ClangdProxy.h"
 #include "tool/lsp/Server.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -25,6 +26,15 @@ namespace cal {
 
 int runLspServer(FrontendOptions Base, LintSettings Settings) {
   return lsp::serve(stdin, llvm::outs(), std::move(Base), std::move(Settings));
+}
+
+int runClangdProxy(FrontendOptions Base, LintSettings Settings,
+                   std::string ClangdPath, std::vector<std::string> ClangdArgs) {
+  lsp::ClangdProxyOptions O;
+  O.ClangdPath = std::move(ClangdPath);
+  O.ClangdArgs = std::move(ClangdArgs);
+  return lsp::serveClangdProxy(stdin, llvm::outs(), std::move(Base),
+                               std::move(Settings), std::move(O));
 }
 
 } // namespace cal

@@ -13,6 +13,12 @@ namespace cal {
 /// compile-command options (-p, --, --cuda-path ...).
 int runLspServer(FrontendOptions Base, LintSettings Settings);
 
+/// --clangd: clangd (\p ClangdPath; empty: clangd-22, else clangd) with
+/// \p ClangdArgs, its session relayed on stdin/stdout and this tool's
+/// answers merged in (tool/lsp/ClangdProxy.h).
+int runClangdProxy(FrontendOptions Base, LintSettings Settings,
+                   std::string ClangdPath, std::vector<std::string> ClangdArgs);
+
 } // namespace cal
 
 #endif

@@ -129,6 +129,18 @@ cl::opt<bool> Lsp(
              "editor, beside clangd): findings as diagnostics on open and\n"
              "save, the padding fix as a quick fix"),
     cl::cat(Category));
+cl::opt<bool> ClangdProxy(
+    "clangd",
+    cl::desc("Stand in for clangd (an editor's clangd path): run clangd on\n"
+             "the translated compile database, relay its LSP session and\n"
+             "merge the findings, quick fixes, hover and inlay hints into it\n"
+             "for CUDA files; arguments after -- go to clangd"),
+    cl::cat(Category));
+cl::opt<std::string> ClangdPath(
+    "clangd-path",
+    cl::desc("The clangd that --clangd runs (default: clangd-22, else clangd,\n"
+             "on PATH)"),
+    cl::value_desc("path"), cl::cat(Category));
 cl::opt<std::string> ExportCompileCommands(
     "export-compile-commands",
     cl::desc("Write <dir>/compile_commands.json with each CUDA file's command\n"

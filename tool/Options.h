@@ -39,6 +39,8 @@ extern llvm::cl::opt<std::string> RuleDoc;
 extern llvm::cl::opt<bool> ApplyFixes;
 extern llvm::cl::opt<std::string> HeaderFilter;
 extern llvm::cl::opt<bool> Lsp;
+extern llvm::cl::opt<bool> ClangdProxy;
+extern llvm::cl::opt<std::string> ClangdPath;
 extern llvm::cl::opt<std::string> ExportCompileCommands;
 extern llvm::cl::opt<bool> PrintStats;
 extern llvm::cl::opt<bool> StrictParse;

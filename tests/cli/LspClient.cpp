@@ -138,10 +138,10 @@ bool LspClient::readSome(int TimeoutMs) {
 
 std::optional<json>
 LspClient::waitFor(const std::function<bool(const json &)> &Match,
-                   int TimeoutSeconds) {
+                   int TimeoutSeconds, size_t From) {
   auto Deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(TimeoutSeconds);
-  size_t Checked = 0;
+  size_t Checked = From;
   while (true) {
     for (; Checked < Received.size(); ++Checked)
       if (Match(Received[Checked]))

@@ -43,11 +43,12 @@ public:
   static nlohmann::json notificationMessage(const std::string &Method,
                                             const nlohmann::json &Params);
 
-  /// The first message received (now or later) that \p Match accepts;
-  /// nullopt when the server ends or \p TimeoutSeconds pass first.
+  /// The first message received (now or later), from the \p From-th on,
+  /// that \p Match accepts; nullopt when the server ends or
+  /// \p TimeoutSeconds pass first.
   std::optional<nlohmann::json>
   waitFor(const std::function<bool(const nlohmann::json &)> &Match,
-          int TimeoutSeconds = 120);
+          int TimeoutSeconds = 120, size_t From = 0);
   /// The response to request \p Id.
   std::optional<nlohmann::json> response(int Id);
   /// The diagnostics published for \p Uri at \p Version.

@@ -1,0 +1,987 @@
+//===- ClangdProxy.cpp ----------------------------------------------------===//
+
+#include "tool/lsp/ClangdProxy.h"
+
+#include "frontend/CompileCommandsExport.h"
+#include "tool/lsp/Session.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cal::lsp {
+
+namespace L = llvm::lsp;
+namespace json = llvm::json;
+
+namespace {
+
+void proxyLog(const llvm::Twine &Line) { log("clangd proxy: " + Line); }
+
+/// A request's id as a map key (ids are numbers or strings).
+std::string idKey(const json::Value &Id) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << Id;
+  return S;
+}
+
+bool isCudaDocument(llvm::StringRef LanguageId, llvm::StringRef Uri) {
+  if (LanguageId == "cuda" || LanguageId == "cuda-cpp")
+    return true;
+  llvm::StringRef Ext = llvm::sys::path::extension(Uri.split('?').first);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+std::string describeStatus(int Status) {
+  if (WIFSIGNALED(Status))
+    return "was killed by signal " + std::to_string(WTERMSIG(Status));
+  if (WIFEXITED(Status))
+    return "exited with status " + std::to_string(WEXITSTATUS(Status));
+  return "ended";
+}
+
+/// Sends a raw JSON-RPC message (request, notification or response) through
+/// \p T, which frames it.
+void sendRaw(L::JSONTransport &T, const json::Object &Msg) {
+  const json::Value *Id = Msg.get("id");
+  std::optional<llvm::StringRef> Method = Msg.getString("method");
+  json::Value Params = nullptr;
+  if (const json::Value *P = Msg.get("params"))
+    Params = *P;
+  if (Method && Id)
+    return T.call(*Method, std::move(Params), *Id);
+  if (Method)
+    return T.notify(*Method, std::move(Params));
+  if (!Id)
+    return;
+  if (const json::Value *R = Msg.get("result"))
+    return T.reply(*Id, *R);
+  const json::Object *E = Msg.getObject("error");
+  int64_t Code = E ? E->getInteger("code").value_or(-32603) : -32603;
+  std::string Message =
+      E ? E->getString("message").value_or("").str() : "no result";
+  T.reply(*Id, llvm::make_error<L::LSPError>(
+                   Message, static_cast<L::ErrorCode>(Code)));
+}
+
+/// A clangd process: its pipes, the transport framing what goes to it and
+/// the input framing what comes from it.
+class ClangdProcess {
+public:
+  static std::shared_ptr<ClangdProcess>
+  start(const std::vector<std::string> &Argv, std::string &Error) {
+    int In[2], Out[2];
+    if (pipe2(In, O_CLOEXEC) != 0) {
+      Error = "pipe failed";
+      return nullptr;
+    }
+    if (pipe2(Out, O_CLOEXEC) != 0) {
+      close(In[0]);
+      close(In[1]);
+      Error = "pipe failed";
+      return nullptr;
+    }
+    std::vector<char *> Args;
+    for (const std::string &A : Argv)
+      Args.push_back(const_cast<char *>(A.c_str()));
+    Args.push_back(nullptr);
+    pid_t Parent = getpid();
+    pid_t Pid = fork();
+    if (Pid == 0) {
+      // clangd ends with the proxy's thread that started it, however the
+      // proxy ends (this thread lives as long as the proxy).
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != Parent)
+        _exit(127);
+      dup2(In[0], 0);
+      dup2(Out[1], 1);
+      signal(SIGPIPE, SIG_DFL);
+      execv(Args[0], Args.data());
+      _exit(127);
+    }
+    close(In[0]);
+    close(Out[1]);
+    if (Pid < 0) {
+      close(In[1]);
+      close(Out[0]);
+      Error = "fork failed";
+      return nullptr;
+    }
+    auto P = std::shared_ptr<ClangdProcess>(new ClangdProcess());
+    P->Pid = Pid;
+    P->From = fdopen(Out[0], "r");
+    P->ToStream = std::make_unique<llvm::raw_fd_ostream>(In[1], true);
+    P->Writer = std::make_unique<L::JSONTransport>(
+        std::make_unique<L::JSONTransportInputOverFile>(P->From), *P->ToStream);
+    P->Reader = std::make_unique<L::JSONTransportInputOverFile>(P->From);
+    return P;
+  }
+
+  ~ClangdProcess() {
+    finish(std::chrono::milliseconds(0));
+    if (ToStream)
+      ToStream->clear_error();
+    if (From)
+      fclose(From);
+  }
+
+  void send(const json::Object &Msg) {
+    std::lock_guard<std::mutex> Lock(WriteM);
+    if (InputClosed)
+      return;
+    sendRaw(*Writer, Msg);
+    ToStream->clear_error(); // a clangd that is gone: its reader tells
+  }
+
+  /// clangd's next message; false at the end of its output.
+  bool read(std::string &Json) {
+    return llvm::succeeded(Reader->readMessage(Json));
+  }
+
+  /// Closes clangd's input (clangd ends at its end).
+  void closeInput() {
+    std::lock_guard<std::mutex> Lock(WriteM);
+    if (InputClosed)
+      return;
+    InputClosed = true;
+    ToStream->close();
+    ToStream->clear_error();
+  }
+
+  /// Waits up to \p Grace for clangd to end, then terminates it (SIGTERM,
+  /// then SIGKILL); its wait status.
+  int finish(std::chrono::milliseconds Grace) {
+    std::lock_guard<std::mutex> Lock(WaitM);
+    if (Reaped)
+      return Status;
+    auto Deadline = std::chrono::steady_clock::now() + Grace;
+    auto Wait = [&](std::chrono::steady_clock::time_point Until) {
+      while (true) {
+        pid_t R = waitpid(Pid, &Status, WNOHANG);
+        if (R == Pid || (R < 0 && errno != EINTR))
+          return true;
+        if (std::chrono::steady_clock::now() >= Until)
+          return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    };
+    if (!Wait(Deadline)) {
+      kill(Pid, SIGTERM);
+      if (!Wait(std::chrono::steady_clock::now() + std::chrono::seconds(2))) {
+        kill(Pid, SIGKILL);
+        while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+        }
+      }
+    }
+    Reaped = true;
+    return Status;
+  }
+
+  pid_t pid() const { return Pid; }
+
+private:
+  ClangdProcess() = default;
+  pid_t Pid = -1;
+  std::FILE *From = nullptr;
+  std::unique_ptr<llvm::raw_fd_ostream> ToStream;
+  std::unique_ptr<L::JSONTransport> Writer;
+  std::unique_ptr<L::JSONTransportInputOverFile> Reader;
+  std::mutex WriteM, WaitM;
+  bool InputClosed = false;
+  bool Reaped = false;
+  int Status = 0;
+};
+
+/// Parses \p V as LLVM's protocol type \p T.
+template <typename T> std::optional<T> parseAs(const json::Value &V) {
+  T Result;
+  json::Path::Root Root;
+  if (fromJSON(V, Result, Root))
+    return Result;
+  llvm::consumeError(Root.getError());
+  return std::nullopt;
+}
+
+class Proxy {
+public:
+  Proxy(std::FILE *In, llvm::raw_ostream &Out, FrontendOptions Base,
+        LintSettings Settings, ClangdProxyOptions O, std::string ClangdPath)
+      : ClientIn(In), ClientOut(In, Out), Base(std::move(Base)),
+        Settings(std::move(Settings)), Opts(std::move(O)),
+        ClangdPath(std::move(ClangdPath)) {}
+
+  int run();
+
+private:
+  enum class Merge { None, Initialize, Shutdown, Hover, CodeAction, InlayHint };
+  struct Pending {
+    json::Value Id = nullptr;
+    Merge Kind = Merge::None;
+    bool Sent = false; ///< to the clangd now running
+    std::optional<json::Value> Ours;
+    std::optional<json::Object> FromClangd; ///< clangd's response
+  };
+  struct TrackedDocument {
+    std::string LanguageId;
+    int64_t Version = 0;
+    std::string Text;
+    bool Cuda = false;
+  };
+  struct Diagnostics {
+    json::Object Clangd; ///< clangd's last params for the document
+    json::Array Ours;
+    std::optional<int64_t> OursVersion;
+  };
+  enum class State { NotStarted, Starting, Ready, GaveUp };
+
+  // The client's side (the main thread).
+  void fromClient(json::Object Msg);
+  void clientRequest(llvm::StringRef Method, json::Object Msg);
+  void clientNotification(llvm::StringRef Method, json::Object Msg);
+  void trackLocked(llvm::StringRef Method, const json::Value &Params);
+  void startOurs(const json::Object *InitParams);
+  std::vector<std::string> clangdArgv(const json::Object *InitParams);
+
+  // clangd's side (a reader thread per clangd, the supervisor).
+  void readClangd(std::shared_ptr<ClangdProcess> C, unsigned Generation);
+  void fromClangd(json::Object Msg, unsigned Generation);
+  void clangdExited(unsigned Generation, int Status);
+  void supervise();
+  void restartLocked();
+  void reinitialized(unsigned Generation);
+  bool spawnLocked(std::string &Error);
+
+  // Both.
+  void toClangdLocked(json::Object Msg);
+  void toClient(const json::Object &Msg) {
+    std::lock_guard<std::mutex> Lock(ClientM);
+    sendRaw(ClientOut, Msg);
+  }
+  void showMessage(int Type, const std::string &Text) {
+    toClient(json::Object{
+        {"jsonrpc", "2.0"},
+        {"method", "window/showMessage"},
+        {"params", json::Object{{"type", Type}, {"message", Text}}}});
+  }
+  void replyLocked(Pending &P);
+  void onOurDiagnostics(json::Value Params);
+  void publishMergedLocked(const std::string &Uri, std::optional<int64_t> Version);
+
+  std::FILE *ClientIn;
+  L::JSONTransport ClientOut; ///< writes only
+  std::mutex ClientM;         ///< the client's transport's writes
+  FrontendOptions Base;
+  LintSettings Settings;
+  ClangdProxyOptions Opts;
+  std::string ClangdPath;
+  std::unique_ptr<Session> Ours; ///< made at initialize (the root is known)
+
+  std::mutex M; // guards everything below; taken before ClientM
+  std::condition_variable Wake;
+  std::shared_ptr<ClangdProcess> Clangd;
+  std::vector<std::string> Argv;
+  unsigned Generation = 0, Restarts = 0;
+  State St = State::NotStarted;
+  bool RestartWanted = false, Exiting = false, ShutdownRequested = false;
+  std::vector<json::Object> Queue; ///< for clangd, while it restarts
+  std::optional<json::Value> InitializeParams, LastConfiguration;
+  std::map<std::string, Pending> Requests; ///< the client's, by id
+  std::map<std::string, TrackedDocument> Docs;  ///< by URI
+  std::map<std::string, Diagnostics> Diags;     ///< by URI
+  PositionEncoding Encoding = PositionEncoding::UTF16;
+  std::vector<std::thread> Readers;
+};
+
+// --- The client's side -------------------------------------------------===//
+
+int Proxy::run() {
+  L::JSONTransportInputOverFile Input(ClientIn);
+  std::thread Supervisor([this] { supervise(); });
+  std::string Raw;
+  bool ExitSeen = false;
+  while (!ExitSeen && llvm::succeeded(Input.readMessage(Raw))) {
+    llvm::Expected<json::Value> V = json::parse(Raw);
+    if (!V) {
+      proxyLog("ignoring a message that is not JSON: " +
+               llvm::toString(V.takeError()));
+      continue;
+    }
+    json::Object *O = V->getAsObject();
+    if (!O)
+      continue;
+    ExitSeen = O->getString("method") == std::optional<llvm::StringRef>("exit");
+    fromClient(std::move(*O));
+  }
+  std::shared_ptr<ClangdProcess> Last;
+  bool Shutdown;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Exiting = true;
+    Last = Clangd;
+    Shutdown = ShutdownRequested;
+  }
+  Wake.notify_all();
+  // clangd ends at exit, or at the end of its input: a little while, then
+  // it is terminated.
+  if (Last) {
+    Last->closeInput();
+    Last->finish(std::chrono::seconds(3));
+  }
+  Supervisor.join();
+  for (std::thread &T : Readers)
+    T.join();
+  if (Ours)
+    Ours->stop();
+  return ExitSeen && Shutdown ? 0 : 1;
+}
+
+void Proxy::fromClient(json::Object Msg) {
+  std::optional<llvm::StringRef> Method = Msg.getString("method");
+  if (!Method) {
+    // The client's answer to a request of clangd's.
+    std::lock_guard<std::mutex> Lock(M);
+    toClangdLocked(std::move(Msg));
+    return;
+  }
+  std::string Name = Method->str();
+  if (Msg.get("id"))
+    clientRequest(Name, std::move(Msg));
+  else
+    clientNotification(Name, std::move(Msg));
+}
+
+void Proxy::startOurs(const json::Object *InitParams) {
+  FrontendOptions B = Base;
+  if (B.BuildPath.empty()) {
+    // Our lints read the build's database where clangd would find it.
+    llvm::SmallString<256> Root;
+    if (const json::Object *P = InitParams) {
+      if (std::optional<llvm::StringRef> U = P->getString("rootUri"))
+        if (std::optional<L::URIForFile> F = parseAs<L::URIForFile>(json::Value(*U)))
+          Root = F->file();
+      if (Root.empty())
+        if (std::optional<llvm::StringRef> R = P->getString("rootPath"))
+          Root = *R;
+    }
+    if (Root.empty())
+      llvm::sys::fs::current_path(Root);
+    for (const char *Sub : {"", "build"}) {
+      llvm::SmallString<256> Dir(Root);
+      if (*Sub)
+        llvm::sys::path::append(Dir, Sub);
+      llvm::SmallString<256> Json(Dir);
+      llvm::sys::path::append(Json, "compile_commands.json");
+      if (llvm::sys::fs::exists(Json)) {
+        B.BuildPath = Dir.str().str();
+        break;
+      }
+    }
+  }
+  Base = B;
+  Ours = std::make_unique<Session>(
+      B, Settings,
+      Session::Hooks{[this](json::Value P) { onOurDiagnostics(std::move(P)); },
+                     nullptr});
+  Ours->initialize(InitParams);
+}
+
+std::vector<std::string> Proxy::clangdArgv(const json::Object *InitParams) {
+  std::vector<std::string> A = {ClangdPath};
+  bool HasDir = llvm::any_of(Opts.ClangdArgs, [](const std::string &S) {
+    return llvm::StringRef(S).starts_with("--compile-commands-dir") ||
+           llvm::StringRef(S).starts_with("-compile-commands-dir");
+  });
+  if (!HasDir && !Base.BuildPath.empty()) {
+    // The translated database, in the user's cache (one per build dir).
+    llvm::SmallString<256> Out;
+    if (!llvm::sys::path::cache_directory(Out))
+      llvm::sys::path::system_temp_directory(true, Out);
+    llvm::sys::path::append(Out, "cuda-access-lint", "clangd",
+                            llvm::utohexstr(llvm::xxh3_64bits(Base.BuildPath)));
+    FrontendOptions FO = Base;
+    FO.Files.clear();
+    FO.FixedArgs.reset();
+    std::string Notes;
+    llvm::raw_string_ostream NotesOS(Notes);
+    Frontend FE(FO, NotesOS);
+    if (!FE.prepare()) {
+      proxyLog("no translated database for clangd: " +
+               llvm::StringRef(Notes).trim());
+    } else if (llvm::Error E = exportCompileCommands(FE, Base.BuildPath, Out)) {
+      proxyLog("no translated database for clangd: " +
+               llvm::toString(std::move(E)));
+    } else {
+      proxyLog("clangd reads the database of " + Base.BuildPath +
+               " translated in " + Out);
+      A.push_back("--compile-commands-dir=" + Out.str().str());
+    }
+  }
+  A.insert(A.end(), Opts.ClangdArgs.begin(), Opts.ClangdArgs.end());
+  return A;
+}
+
+void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
+  json::Value Id = *Msg.get("id");
+  json::Value Params = Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
+  Pending P;
+  P.Id = Id;
+  std::string Uri;
+  if (const json::Object *O = Params.getAsObject())
+    if (const json::Object *TD = O->getObject("textDocument"))
+      Uri = TD->getString("uri").value_or("").str();
+
+  if (Method == "initialize") {
+    startOurs(Params.getAsObject());
+    std::lock_guard<std::mutex> Lock(M);
+    InitializeParams = Params;
+    Argv = clangdArgv(Params.getAsObject());
+    std::string Error;
+    if (!spawnLocked(Error)) {
+      St = State::GaveUp;
+      toClient(json::Object{
+          {"jsonrpc", "2.0"},
+          {"id", Id},
+          {"error", json::Object{{"code", int64_t(L::ErrorCode::InternalError)},
+                                 {"message", "cannot start " + ClangdPath +
+                                                 ": " + Error}}}});
+      return;
+    }
+    St = State::Ready;
+    P.Kind = Merge::Initialize;
+    Requests[idKey(Id)] = std::move(P);
+    toClangdLocked(std::move(Msg));
+    return;
+  }
+  if (Method == "shutdown") {
+    if (Ours)
+      Ours->shutdown();
+    std::lock_guard<std::mutex> Lock(M);
+    ShutdownRequested = true;
+    P.Kind = Merge::Shutdown;
+    Requests[idKey(Id)] = std::move(P);
+    toClangdLocked(std::move(Msg));
+    return;
+  }
+
+  bool Cuda;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = Docs.find(Uri);
+    Cuda = Ours && It != Docs.end() && It->second.Cuda;
+  }
+  if (Cuda && Method == "textDocument/hover")
+    P.Kind = Merge::Hover;
+  else if (Cuda && Method == "textDocument/codeAction")
+    P.Kind = Merge::CodeAction;
+  else if (Cuda && Method == "textDocument/inlayHint")
+    P.Kind = Merge::InlayHint;
+  std::string Key = idKey(Id);
+  Merge Kind = P.Kind;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Requests[Key] = std::move(P);
+    toClangdLocked(std::move(Msg));
+  }
+  if (Kind == Merge::None)
+    return;
+  // Our part, from the lint of the current text (never waiting for one).
+  auto Keep = [this, Key](llvm::Expected<json::Value> V) {
+    json::Value Value = nullptr;
+    if (V)
+      Value = std::move(*V);
+    else
+      llvm::consumeError(V.takeError());
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = Requests.find(Key);
+    if (It == Requests.end())
+      return;
+    It->second.Ours = std::move(Value);
+    replyLocked(It->second);
+  };
+  if (Kind == Merge::Hover) {
+    if (auto TP = parseAs<L::TextDocumentPositionParams>(Params))
+      return Ours->hover(*TP, Id, Keep, Session::Wait::No);
+  } else if (Kind == Merge::CodeAction) {
+    if (auto CP = parseAs<L::CodeActionParams>(Params))
+      return Ours->codeActions(*CP, Id, Keep, Session::Wait::No);
+  } else if (Kind == Merge::InlayHint) {
+    if (auto IP = parseAs<L::InlayHintsParams>(Params))
+      return Ours->inlayHints(*IP, Id, Keep, Session::Wait::No);
+  }
+  Keep(json::Value(nullptr));
+}
+
+void Proxy::trackLocked(llvm::StringRef Method, const json::Value &Params) {
+  const json::Object *O = Params.getAsObject();
+  const json::Object *TD = O ? O->getObject("textDocument") : nullptr;
+  if (!TD)
+    return;
+  std::string Uri = TD->getString("uri").value_or("").str();
+  if (Method == "textDocument/didOpen") {
+    TrackedDocument &D = Docs[Uri];
+    D.LanguageId = TD->getString("languageId").value_or("").str();
+    D.Version = TD->getInteger("version").value_or(0);
+    D.Text = TD->getString("text").value_or("").str();
+    D.Cuda = isCudaDocument(D.LanguageId, Uri);
+  } else if (Method == "textDocument/didChange") {
+    auto It = Docs.find(Uri);
+    if (It == Docs.end())
+      return;
+    It->second.Version = TD->getInteger("version").value_or(It->second.Version);
+    if (const json::Array *Changes = O->getArray("contentChanges"))
+      for (const json::Value &C : *Changes)
+        if (auto E = parseAs<L::TextDocumentContentChangeEvent>(C)) {
+          std::string &T = It->second.Text;
+          if (!E->range) {
+            T = E->text;
+            continue;
+          }
+          unsigned B = offsetAt(T, E->range->start, Encoding);
+          unsigned End = offsetAt(T, E->range->end, Encoding);
+          if (End < B)
+            std::swap(B, End);
+          T.replace(B, End - B, E->text);
+        }
+  } else if (Method == "textDocument/didClose") {
+    Docs.erase(Uri);
+  }
+}
+
+void Proxy::clientNotification(llvm::StringRef Method, json::Object Msg) {
+  json::Value Params = Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
+  bool Cuda = false;
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    const json::Object *O = Params.getAsObject();
+    const json::Object *TD = O ? O->getObject("textDocument") : nullptr;
+    std::string Uri = TD ? TD->getString("uri").value_or("").str() : "";
+    if (Method == "textDocument/didOpen")
+      Cuda = isCudaDocument(TD ? TD->getString("languageId").value_or("") : "",
+                            Uri);
+    else if (auto It = Docs.find(Uri); It != Docs.end())
+      Cuda = It->second.Cuda;
+    trackLocked(Method, Params);
+    if (Method == "workspace/didChangeConfiguration")
+      LastConfiguration = Params;
+    if (Method == "textDocument/didClose")
+      Diags.erase(Uri);
+    toClangdLocked(std::move(Msg));
+  }
+  // Our side after clangd's (never while holding M: the session's hooks
+  // take it).
+  if (!Ours)
+    return;
+  if (Method == "$/cancelRequest") {
+    if (const json::Object *O = Params.getAsObject())
+      if (const json::Value *Id = O->get("id"))
+        Ours->cancel(*Id);
+  } else if (Method == "workspace/didChangeConfiguration") {
+    Ours->configure(Params);
+  } else if (!Cuda) {
+    return;
+  } else if (Method == "textDocument/didOpen") {
+    if (auto P = parseAs<L::DidOpenTextDocumentParams>(Params))
+      Ours->open(*P);
+  } else if (Method == "textDocument/didChange") {
+    if (auto P = parseAs<L::DidChangeTextDocumentParams>(Params))
+      Ours->change(*P);
+  } else if (Method == "textDocument/didSave") {
+    if (auto P = parseAs<L::DidCloseTextDocumentParams>(Params))
+      Ours->save(P->textDocument.uri);
+  } else if (Method == "textDocument/didClose") {
+    if (auto P = parseAs<L::DidCloseTextDocumentParams>(Params))
+      Ours->close(P->textDocument.uri);
+  }
+}
+
+// --- Both sides --------------------------------------------------------===//
+
+void Proxy::toClangdLocked(json::Object Msg) {
+  if (St == State::Starting || St == State::NotStarted) {
+    Queue.push_back(std::move(Msg));
+    return;
+  }
+  const json::Value *Id = Msg.get("id");
+  bool IsRequest = Id && Msg.get("method");
+  if (St == State::GaveUp || !Clangd) {
+    // No clangd: requests get our part, or an error.
+    if (IsRequest) {
+      auto It = Requests.find(idKey(*Id));
+      if (It != Requests.end()) {
+        It->second.Sent = true;
+        It->second.FromClangd = json::Object{
+            {"id", *Id},
+            {"error", json::Object{{"code", -32803},
+                                   {"message", "clangd is not running"}}}};
+        replyLocked(It->second);
+      }
+    }
+    return;
+  }
+  if (IsRequest)
+    if (auto It = Requests.find(idKey(*Id)); It != Requests.end())
+      It->second.Sent = true;
+  Clangd->send(Msg);
+}
+
+void Proxy::replyLocked(Pending &P) {
+  if (!P.FromClangd)
+    return;
+  bool NeedsOurs = P.Kind == Merge::Hover || P.Kind == Merge::CodeAction ||
+                   P.Kind == Merge::InlayHint;
+  if (NeedsOurs && !P.Ours)
+    return; // ours comes right after (it never waits for a lint)
+  json::Object &R = *P.FromClangd;
+  json::Value *Result = R.get("result");
+  const json::Object *Error = R.getObject("error");
+  bool Cancelled = Error && Error->getInteger("code") == std::optional<int64_t>(
+                                                             int64_t(L::ErrorCode::RequestCancelled));
+  json::Value OurPart = P.Ours ? *P.Ours : json::Value(nullptr);
+  if (P.Kind == Merge::Initialize && Result) {
+    if (json::Object *Init = Result->getAsObject()) {
+      json::Object *Caps = Init->getObject("capabilities");
+      if (!Caps) {
+        (*Init)["capabilities"] = json::Object{};
+        Caps = Init->getObject("capabilities");
+      }
+      (*Caps)["hoverProvider"] = true;
+      if (!Caps->get("inlayHintProvider"))
+        (*Caps)["inlayHintProvider"] = true;
+      json::Array Kinds{"quickfix", "refactor.rewrite"};
+      if (const json::Object *CA = Caps->getObject("codeActionProvider"))
+        if (const json::Array *Theirs = CA->getArray("codeActionKinds"))
+          for (const json::Value &K : *Theirs)
+            if (!llvm::is_contained(Kinds, K))
+              Kinds.push_back(K);
+      if (Caps->getBoolean("codeActionProvider") != std::optional<bool>(true))
+        (*Caps)["codeActionProvider"] =
+            json::Object{{"codeActionKinds", std::move(Kinds)}};
+    }
+  } else if (NeedsOurs && !Cancelled && OurPart.kind() != json::Value::Null) {
+    json::Value Theirs = Result ? *Result : json::Value(nullptr);
+    json::Value Merged = nullptr;
+    if (P.Kind == Merge::Hover) {
+      const json::Object *T = Theirs.getAsObject();
+      const json::Object *C = T ? T->getObject("contents") : nullptr;
+      std::optional<llvm::StringRef> TV = C ? C->getString("value") : std::nullopt;
+      const json::Object *O = OurPart.getAsObject();
+      const json::Object *OC = O ? O->getObject("contents") : nullptr;
+      if (!TV || TV->empty() || !OC) {
+        Merged = OurPart;
+      } else {
+        // Our access card after clangd's hover.
+        json::Object H = *T;
+        std::string Kind = C->getString("kind").value_or("markdown").str();
+        std::string Value = TV->str() + "\n\n---\n\n" +
+                            OC->getString("value").value_or("").str();
+        H["contents"] = json::Object{{"kind", Kind}, {"value", Value}};
+        Merged = std::move(H);
+      }
+    } else {
+      json::Array All;
+      if (const json::Array *A = Theirs.getAsArray())
+        All = *A;
+      if (const json::Array *A = OurPart.getAsArray())
+        for (const json::Value &V : *A)
+          All.push_back(V);
+      Merged = std::move(All);
+    }
+    R.erase("error");
+    R["result"] = std::move(Merged);
+  }
+  R["jsonrpc"] = "2.0";
+  R["id"] = P.Id;
+  json::Object Out = std::move(R);
+  Requests.erase(idKey(P.Id)); // P is gone from here on
+  toClient(Out);
+}
+
+void Proxy::onOurDiagnostics(json::Value Params) {
+  const json::Object *O = Params.getAsObject();
+  if (!O)
+    return;
+  std::string Uri = O->getString("uri").value_or("").str();
+  json::Array Kept;
+  if (const json::Array *A = O->getArray("diagnostics"))
+    for (const json::Value &D : *A)
+      // clang's errors are clangd's to report (once); ours are the findings.
+      if (const json::Object *DO = D.getAsObject(); DO && DO->get("code"))
+        Kept.push_back(D);
+  std::lock_guard<std::mutex> Lock(M);
+  if (!Docs.count(Uri))
+    return;
+  Diagnostics &D = Diags[Uri];
+  D.Ours = std::move(Kept);
+  D.OursVersion = O->getInteger("version");
+  publishMergedLocked(Uri, D.OursVersion);
+}
+
+void Proxy::publishMergedLocked(const std::string &Uri,
+                                std::optional<int64_t> Version) {
+  Diagnostics &D = Diags[Uri];
+  json::Object P = D.Clangd;
+  P["uri"] = Uri;
+  json::Array All;
+  if (const json::Array *A = D.Clangd.getArray("diagnostics"))
+    All = *A;
+  auto Doc = Docs.find(Uri);
+  // Ours only of the current text (they are replaced with each version).
+  if (Doc != Docs.end() && D.OursVersion == Doc->second.Version)
+    for (const json::Value &V : D.Ours)
+      All.push_back(V);
+  P["diagnostics"] = std::move(All);
+  if (Version)
+    P["version"] = *Version;
+  toClient(json::Object{{"jsonrpc", "2.0"},
+                        {"method", "textDocument/publishDiagnostics"},
+                        {"params", std::move(P)}});
+}
+
+// --- clangd's side -----------------------------------------------------===//
+
+bool Proxy::spawnLocked(std::string &Error) {
+  std::shared_ptr<ClangdProcess> C = ClangdProcess::start(Argv, Error);
+  if (!C)
+    return false;
+  Clangd = C;
+  unsigned G = ++Generation;
+  proxyLog("started clangd (pid " + llvm::Twine(C->pid()) + "): " +
+           llvm::join(Argv, " "));
+  Readers.emplace_back([this, C, G] { readClangd(C, G); });
+  return true;
+}
+
+void Proxy::readClangd(std::shared_ptr<ClangdProcess> C, unsigned G) {
+  std::string Raw;
+  while (C->read(Raw)) {
+    llvm::Expected<json::Value> V = json::parse(Raw);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      continue;
+    }
+    if (json::Object *O = V->getAsObject())
+      fromClangd(std::move(*O), G);
+  }
+  int Status = C->finish(std::chrono::seconds(2));
+  clangdExited(G, Status);
+}
+
+/// The position encoding clangd chose in its initialize result (the
+/// protocol's positionEncoding, or clangd's older offsetEncoding).
+PositionEncoding clangdEncoding(const json::Object &Response) {
+  const json::Object *Init = Response.getObject("result");
+  const json::Object *Caps = Init ? Init->getObject("capabilities") : nullptr;
+  std::optional<llvm::StringRef> Name =
+      Caps ? Caps->getString("positionEncoding") : std::nullopt;
+  if (!Name && Init)
+    Name = Init->getString("offsetEncoding");
+  if (Name == std::optional<llvm::StringRef>("utf-8"))
+    return PositionEncoding::UTF8;
+  if (Name == std::optional<llvm::StringRef>("utf-32"))
+    return PositionEncoding::UTF32;
+  return PositionEncoding::UTF16;
+}
+
+void Proxy::fromClangd(json::Object Msg, unsigned G) {
+  std::optional<llvm::StringRef> Method = Msg.getString("method");
+  std::unique_lock<std::mutex> Lock(M);
+  if (G != Generation)
+    return;
+  if (!Method) {
+    const json::Value *Id = Msg.get("id");
+    if (!Id)
+      return;
+    if (std::optional<llvm::StringRef> S = Id->getAsString();
+        S && S->starts_with("cuda-access-lint-proxy-initialize-")) {
+      reinitialized(G);
+      return;
+    }
+    std::string Key = idKey(*Id);
+    auto It = Requests.find(Key);
+    if (It == Requests.end())
+      return; // answered already (clangd's previous life)
+    if (It->second.Kind == Merge::Initialize) {
+      // clangd's encoding is the session's: set before the client hears of
+      // it (and without M: the session's hooks take M).
+      Encoding = clangdEncoding(Msg);
+      PositionEncoding E = Encoding;
+      Lock.unlock();
+      if (Ours)
+        Ours->setEncoding(E);
+      Lock.lock();
+      It = Requests.find(Key);
+      if (It == Requests.end())
+        return;
+    }
+    It->second.FromClangd = std::move(Msg);
+    replyLocked(It->second);
+    return;
+  }
+  if (*Method == "textDocument/publishDiagnostics") {
+    const json::Object *P = Msg.getObject("params");
+    std::string Uri = P ? P->getString("uri").value_or("").str() : "";
+    auto Doc = Docs.find(Uri);
+    if (P && Doc != Docs.end() && Doc->second.Cuda) {
+      Diags[Uri].Clangd = *P;
+      publishMergedLocked(Uri, P->getInteger("version"));
+      return;
+    }
+  }
+  // clangd's notifications and requests reach the client as they are.
+  toClient(Msg);
+}
+
+void Proxy::clangdExited(unsigned G, int Status) {
+  std::lock_guard<std::mutex> Lock(M);
+  if (G != Generation || Exiting)
+    return;
+  // What clangd had not answered: our part, or an error.
+  std::vector<std::string> Keys;
+  for (auto &[Key, P] : Requests)
+    if (P.Sent)
+      Keys.push_back(Key);
+  for (const std::string &Key : Keys) {
+    auto It = Requests.find(Key);
+    Pending &P = It->second;
+    if (P.Kind == Merge::Shutdown) {
+      P.FromClangd = json::Object{{"result", nullptr}};
+    } else {
+      P.FromClangd = json::Object{
+          {"error", json::Object{{"code", -32803},
+                                 {"message", "clangd " + describeStatus(Status)}}}};
+    }
+    replyLocked(P);
+  }
+  Clangd.reset();
+  if (ShutdownRequested) {
+    St = State::GaveUp;
+    return;
+  }
+  if (Restarts >= Opts.MaxRestarts) {
+    St = State::GaveUp;
+    showMessage(1, "clangd " + describeStatus(Status) + " " +
+                       std::to_string(Restarts + 1) +
+                       " times; not restarting it (only cuda-access-lint's "
+                       "findings from now on)");
+    proxyLog("clangd " + describeStatus(Status) + "; not restarting it");
+    return;
+  }
+  ++Restarts;
+  showMessage(2, "clangd " + describeStatus(Status) + "; restarting it (" +
+                     std::to_string(Restarts) + " of " +
+                     std::to_string(Opts.MaxRestarts) + ")");
+  proxyLog("clangd " + describeStatus(Status) + "; restarting it");
+  St = State::Starting;
+  RestartWanted = true;
+  Wake.notify_all();
+}
+
+void Proxy::supervise() {
+  // Restarts are started from this thread, which lives as long as the proxy
+  // (clangd's PR_SET_PDEATHSIG follows the thread that started it).
+  std::unique_lock<std::mutex> Lock(M);
+  while (true) {
+    Wake.wait(Lock, [&] { return Exiting || RestartWanted; });
+    if (Exiting)
+      return;
+    RestartWanted = false;
+    restartLocked();
+  }
+}
+
+void Proxy::restartLocked() {
+  std::string Error;
+  if (!InitializeParams || !spawnLocked(Error)) {
+    St = State::GaveUp;
+    showMessage(1, "clangd could not be started again: " + Error);
+    return;
+  }
+  // The client's initialize again; the rest once clangd answers it.
+  Clangd->send(json::Object{
+      {"jsonrpc", "2.0"},
+      {"id", "cuda-access-lint-proxy-initialize-" + std::to_string(Generation)},
+      {"method", "initialize"},
+      {"params", *InitializeParams}});
+}
+
+void Proxy::reinitialized(unsigned G) {
+  Clangd->send(json::Object{{"jsonrpc", "2.0"},
+                            {"method", "initialized"},
+                            {"params", json::Object{}}});
+  if (LastConfiguration)
+    Clangd->send(json::Object{{"jsonrpc", "2.0"},
+                              {"method", "workspace/didChangeConfiguration"},
+                              {"params", *LastConfiguration}});
+  for (const auto &[Uri, D] : Docs)
+    Clangd->send(json::Object{
+        {"jsonrpc", "2.0"},
+        {"method", "textDocument/didOpen"},
+        {"params",
+         json::Object{{"textDocument",
+                       json::Object{{"uri", Uri},
+                                    {"languageId", D.LanguageId},
+                                    {"version", D.Version},
+                                    {"text", D.Text}}}}}});
+  St = State::Ready;
+  std::vector<json::Object> Queued = std::move(Queue);
+  Queue.clear();
+  for (json::Object &Q : Queued)
+    toClangdLocked(std::move(Q));
+  proxyLog("clangd restarted; " + llvm::Twine(Docs.size()) +
+           " documents opened again");
+}
+
+} // namespace
+
+std::string findClangd(const ClangdProxyOptions &O) {
+  if (!O.ClangdPath.empty()) {
+    if (llvm::StringRef(O.ClangdPath).contains('/'))
+      return llvm::sys::fs::can_execute(O.ClangdPath) ? O.ClangdPath : "";
+    llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(O.ClangdPath);
+    return P ? *P : "";
+  }
+  for (const char *Name : {"clangd-22", "clangd"})
+    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Name))
+      return *P;
+  return "";
+}
+
+int serveClangdProxy(std::FILE *In, llvm::raw_ostream &Out,
+                     FrontendOptions Base, LintSettings Settings,
+                     ClangdProxyOptions O) {
+  std::string Clangd = findClangd(O);
+  if (Clangd.empty()) {
+    llvm::errs() << "cuda-access-lint: error: --clangd: "
+                 << (O.ClangdPath.empty() ? std::string("no clangd-22 or clangd on PATH")
+                                          : "'" + O.ClangdPath + "' cannot be run")
+                 << " (--clangd-path=PATH names one)\n";
+    return 3;
+  }
+  // A clangd that is gone makes writes to it fail, not end the proxy.
+  signal(SIGPIPE, SIG_IGN);
+  L::Logger::setLogLevel(L::Logger::Level::Error);
+  Proxy P(In, Out, std::move(Base), std::move(Settings), std::move(O), Clangd);
+  return P.run();
+}
+
+} // namespace cal::lsp
