@@ -44,6 +44,7 @@ lint_with() { # BINARY -> checks a finding, exit 1, SARIF helpUri under PREFIX
 cmake --install "$BUILD" --prefix "$T/prefix" > /dev/null
 mv "$T/prefix" "$T/moved"
 lint_with "$T/moved/bin/cuda-access-lint" "$T/moved"
+[ -x "$T/moved/bin/cuda-access-clangd" ] || fail "cuda-access-clangd not installed"
 echo "moved prefix: ok"
 
 # 2. The .deb.
@@ -56,6 +57,7 @@ for p in libclang-cpp22 libllvm22 libclang-common-22-dev libc6 libstdc++6; do
 done
 contents="$(dpkg-deb -c "$deb")"
 echo "$contents" | grep -q "\./usr/bin/cuda-access-lint$" || fail "no binary in the .deb"
+echo "$contents" | grep -q "\./usr/bin/cuda-access-clangd$" || fail "no cuda-access-clangd in the .deb"
 dpkg-deb -x "$deb" "$T/root"
 lint_with "$T/root/usr/bin/cuda-access-lint" "$T/root/usr"
 echo "deb: ok"

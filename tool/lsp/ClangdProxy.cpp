@@ -259,8 +259,16 @@ private:
   void clientRequest(llvm::StringRef Method, json::Object Msg);
   void clientNotification(llvm::StringRef Method, json::Object Msg);
   void trackLocked(llvm::StringRef Method, const json::Value &Params);
-  void startOurs(const json::Object *InitParams);
-  std::vector<std::string> clangdArgv(const json::Object *InitParams);
+  /// The build directory of the workspace's database: -p's, else the
+  /// root's (rootUri, else the working directory) or its build/'s.
+  std::string rootDatabase(const json::Object *InitParams);
+  /// clangd's command line, on the translated database of \p BuildDir
+  /// (sets Translated).
+  std::vector<std::string> clangdArgv(llvm::StringRef BuildDir);
+  std::optional<std::string> translateDatabase(llvm::StringRef BuildDir);
+  /// When clangd runs on no translated database: the one the CUDA file
+  /// \p Uri belongs to (as clangd finds databases), in Argv; false: none.
+  bool translateForLocked(llvm::StringRef Uri);
 
   // clangd's side (a reader thread per clangd, the supervisor).
   void readClangd(std::shared_ptr<ClangdProcess> C, unsigned Generation);
@@ -303,6 +311,10 @@ private:
   unsigned Generation = 0, Restarts = 0;
   State St = State::NotStarted;
   bool RestartWanted = false, Exiting = false, ShutdownRequested = false;
+  /// clangd reads a translated database (or the user's choice of one).
+  bool Translated = false;
+  /// clangd was asked to end to start again on a translated database.
+  bool Planned = false;
   std::vector<json::Object> Queue; ///< for clangd, while it restarts
   std::optional<json::Value> InitializeParams, LastConfiguration;
   std::map<std::string, Pending> Requests; ///< the client's, by id
@@ -370,74 +382,105 @@ void Proxy::fromClient(json::Object Msg) {
     clientNotification(Name, std::move(Msg));
 }
 
-void Proxy::startOurs(const json::Object *InitParams) {
-  FrontendOptions B = Base;
-  if (B.BuildPath.empty()) {
-    // Our lints read the build's database where clangd would find it.
-    llvm::SmallString<256> Root;
-    if (const json::Object *P = InitParams) {
-      if (std::optional<llvm::StringRef> U = P->getString("rootUri"))
-        if (std::optional<L::URIForFile> F = parseAs<L::URIForFile>(json::Value(*U)))
-          Root = F->file();
-      if (Root.empty())
-        if (std::optional<llvm::StringRef> R = P->getString("rootPath"))
-          Root = *R;
-    }
+std::string Proxy::rootDatabase(const json::Object *InitParams) {
+  if (!Base.BuildPath.empty())
+    return Base.BuildPath; // -p
+  llvm::SmallString<256> Root;
+  if (const json::Object *P = InitParams) {
+    if (std::optional<llvm::StringRef> U = P->getString("rootUri"))
+      if (std::optional<L::URIForFile> F = parseAs<L::URIForFile>(json::Value(*U)))
+        Root = F->file();
     if (Root.empty())
-      llvm::sys::fs::current_path(Root);
-    for (const char *Sub : {"", "build"}) {
-      llvm::SmallString<256> Dir(Root);
-      if (*Sub)
-        llvm::sys::path::append(Dir, Sub);
-      llvm::SmallString<256> Json(Dir);
-      llvm::sys::path::append(Json, "compile_commands.json");
-      if (llvm::sys::fs::exists(Json)) {
-        B.BuildPath = Dir.str().str();
-        break;
-      }
-    }
+      if (std::optional<llvm::StringRef> R = P->getString("rootPath"))
+        Root = *R;
   }
-  Base = B;
-  Ours = std::make_unique<Session>(
-      B, Settings,
-      Session::Hooks{[this](json::Value P) { onOurDiagnostics(std::move(P)); },
-                     nullptr});
-  Ours->initialize(InitParams);
+  if (Root.empty())
+    llvm::sys::fs::current_path(Root);
+  for (const char *Sub : {"", "build"}) {
+    llvm::SmallString<256> Dir(Root);
+    if (*Sub)
+      llvm::sys::path::append(Dir, Sub);
+    llvm::SmallString<256> Json(Dir);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    if (llvm::sys::fs::exists(Json))
+      return Dir.str().str();
+  }
+  return "";
 }
 
-std::vector<std::string> Proxy::clangdArgv(const json::Object *InitParams) {
+std::optional<std::string> Proxy::translateDatabase(llvm::StringRef BuildDir) {
+  // The translated database, in the user's cache (one per build dir).
+  llvm::SmallString<256> Out;
+  if (!llvm::sys::path::cache_directory(Out))
+    llvm::sys::path::system_temp_directory(true, Out);
+  llvm::sys::path::append(Out, "cuda-access-lint", "clangd",
+                          llvm::utohexstr(llvm::xxh3_64bits(BuildDir)));
+  FrontendOptions FO = Base;
+  FO.BuildPath = BuildDir.str();
+  FO.Files.clear();
+  FO.FixedArgs.reset();
+  std::string Notes;
+  llvm::raw_string_ostream NotesOS(Notes);
+  Frontend FE(FO, NotesOS);
+  if (!FE.prepare()) {
+    proxyLog("no translated database for clangd: " +
+             llvm::StringRef(Notes).trim());
+    return std::nullopt;
+  }
+  if (llvm::Error E = exportCompileCommands(FE, BuildDir, Out)) {
+    proxyLog("no translated database for clangd: " +
+             llvm::toString(std::move(E)));
+    return std::nullopt;
+  }
+  proxyLog("clangd reads the database of " + BuildDir + " translated in " +
+           Out);
+  return Out.str().str();
+}
+
+std::vector<std::string> Proxy::clangdArgv(llvm::StringRef BuildDir) {
   std::vector<std::string> A = {ClangdPath};
   bool HasDir = llvm::any_of(Opts.ClangdArgs, [](const std::string &S) {
     return llvm::StringRef(S).starts_with("--compile-commands-dir") ||
            llvm::StringRef(S).starts_with("-compile-commands-dir");
   });
-  if (!HasDir && !Base.BuildPath.empty()) {
-    // The translated database, in the user's cache (one per build dir).
-    llvm::SmallString<256> Out;
-    if (!llvm::sys::path::cache_directory(Out))
-      llvm::sys::path::system_temp_directory(true, Out);
-    llvm::sys::path::append(Out, "cuda-access-lint", "clangd",
-                            llvm::utohexstr(llvm::xxh3_64bits(Base.BuildPath)));
-    FrontendOptions FO = Base;
-    FO.Files.clear();
-    FO.FixedArgs.reset();
-    std::string Notes;
-    llvm::raw_string_ostream NotesOS(Notes);
-    Frontend FE(FO, NotesOS);
-    if (!FE.prepare()) {
-      proxyLog("no translated database for clangd: " +
-               llvm::StringRef(Notes).trim());
-    } else if (llvm::Error E = exportCompileCommands(FE, Base.BuildPath, Out)) {
-      proxyLog("no translated database for clangd: " +
-               llvm::toString(std::move(E)));
-    } else {
-      proxyLog("clangd reads the database of " + Base.BuildPath +
-               " translated in " + Out);
-      A.push_back("--compile-commands-dir=" + Out.str().str());
+  Translated = HasDir; // the user's choice stands
+  if (!HasDir && !BuildDir.empty())
+    if (std::optional<std::string> Dir = translateDatabase(BuildDir)) {
+      A.push_back("--compile-commands-dir=" + *Dir);
+      Translated = true;
     }
-  }
   A.insert(A.end(), Opts.ClangdArgs.begin(), Opts.ClangdArgs.end());
   return A;
+}
+
+bool Proxy::translateForLocked(llvm::StringRef Uri) {
+  std::optional<L::URIForFile> F = parseAs<L::URIForFile>(json::Value(Uri));
+  if (!F)
+    return false;
+  // As clangd looks: each directory above the file, and its build/.
+  llvm::SmallString<256> Dir(F->file());
+  llvm::sys::path::remove_filename(Dir);
+  while (!Dir.empty()) {
+    for (const char *Sub : {"", "build"}) {
+      llvm::SmallString<256> Build(Dir);
+      if (*Sub)
+        llvm::sys::path::append(Build, Sub);
+      llvm::SmallString<256> Json(Build);
+      llvm::sys::path::append(Json, "compile_commands.json");
+      if (!llvm::sys::fs::exists(Json))
+        continue;
+      std::vector<std::string> A = clangdArgv(Build);
+      if (Translated) {
+        Argv = std::move(A);
+        return true;
+      }
+    }
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return false;
 }
 
 void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
@@ -451,10 +494,22 @@ void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
       Uri = TD->getString("uri").value_or("").str();
 
   if (Method == "initialize") {
-    startOurs(Params.getAsObject());
+    std::string Build = rootDatabase(Params.getAsObject());
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      InitializeParams = Params;
+      Argv = clangdArgv(Build);
+    }
+    // Our lints read the database clangd reads (translated for it).
+    FrontendOptions B = Base;
+    if (Translated)
+      B.BuildPath = Build;
+    Ours = std::make_unique<Session>(
+        B, Settings,
+        Session::Hooks{[this](json::Value P) { onOurDiagnostics(std::move(P)); },
+                       nullptr});
+    Ours->initialize(Params.getAsObject());
     std::lock_guard<std::mutex> Lock(M);
-    InitializeParams = Params;
-    Argv = clangdArgv(Params.getAsObject());
     std::string Error;
     if (!spawnLocked(Error)) {
       St = State::GaveUp;
@@ -585,6 +640,15 @@ void Proxy::clientNotification(llvm::StringRef Method, json::Object Msg) {
       LastConfiguration = Params;
     if (Method == "textDocument/didClose")
       Diags.erase(Uri);
+    if (Method == "textDocument/didOpen" && Cuda && !Translated &&
+        St == State::Ready && Clangd && translateForLocked(Uri)) {
+      // The root had no database of CUDA files; this file's has: clangd
+      // starts again on it (the open documents are sent again).
+      proxyLog("restarting clangd on the database of " + Uri);
+      Planned = true;
+      St = State::Starting;
+      Clangd->closeInput();
+    }
     toClangdLocked(std::move(Msg));
   }
   // Our side after clangd's (never while holding M: the session's hooks
@@ -618,6 +682,11 @@ void Proxy::clientNotification(llvm::StringRef Method, json::Object Msg) {
 
 void Proxy::toClangdLocked(json::Object Msg) {
   if (St == State::Starting || St == State::NotStarted) {
+    // The documents' notifications are not kept: the restarted clangd gets
+    // each open document's text as it is then.
+    std::optional<llvm::StringRef> Method = Msg.getString("method");
+    if (St == State::Starting && Method && Method->starts_with("textDocument/did"))
+      return;
     Queue.push_back(std::move(Msg));
     return;
   }
@@ -873,6 +942,13 @@ void Proxy::clangdExited(unsigned G, int Status) {
     replyLocked(P);
   }
   Clangd.reset();
+  if (Planned && !ShutdownRequested) {
+    Planned = false;
+    St = State::Starting;
+    RestartWanted = true;
+    Wake.notify_all();
+    return;
+  }
   if (ShutdownRequested) {
     St = State::GaveUp;
     return;
