@@ -408,8 +408,8 @@ class KernelAnalysis {
 public:
   KernelAnalysis(ASTContext &Ctx, const KernelConfig &KC, size_t KernelIndex,
                  AnalysisResult &Result, const AnalysisOptions &Opts)
-      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result), Opts(Opts) {
-  }
+      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result),
+        Opts(Opts), Meter(Opts.Budget) {}
 
   void run();
 
@@ -459,6 +459,12 @@ private:
   llvm::DenseMap<const ParmVarDecl *, AbsValue> Params;
   std::vector<std::string> ShapeAssumptions;
   bool ConcreteWarps = false;
+  BudgetMeter Meter;
+  /// The where-and-what of \p A's facts (no metrics).
+  AccessFacts describe(const RawAccess &A) const;
+  /// The budget is spent: the accesses the walks saw, with unknown
+  /// addresses, and the kernel marked as stopped.
+  void stop(const std::vector<std::vector<RawAccess>> &Walks);
 };
 
 llvm::DenseMap<const ParmVarDecl *, AbsValue>
@@ -617,6 +623,7 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
     I->setPadding(&Opts.Padding);
   I->setOnlyPaddedArrays(Opts.OnlyPaddedArrays);
   I->setPointerOffsets(&KC.Shape.PointerOffsets);
+  I->setBudget(&Meter);
   I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)
     *NeedConcrete = I->needsConcreteWarps();
@@ -1416,6 +1423,37 @@ void KernelAnalysis::linkSiblings(std::vector<RawAccess> &Raw,
   }
 }
 
+AccessFacts KernelAnalysis::describe(const RawAccess &A) const {
+  AccessFacts F;
+  F.E = A.E;
+  F.CallStack = A.CallStack;
+  F.Kernel = KernelIndex;
+  F.Array = A.Array;
+  F.Region = A.Region;
+  F.Space = A.Region->Space;
+  F.Kind = A.Kind;
+  F.Type = A.Type;
+  F.BytesPerLane = A.Bytes;
+  F.Piece = A.Piece;
+  F.Pieces = A.Pieces;
+  return F;
+}
+
+void KernelAnalysis::stop(const std::vector<std::vector<RawAccess>> &Walks) {
+  std::string Why = "budget exceeded (" + Meter.reason() + ")";
+  Result.Kernels[KernelIndex].Stopped = Why;
+  std::set<AccessKey> Seen;
+  for (const std::vector<RawAccess> &Walk : Walks)
+    for (const RawAccess &A : Walk) {
+      if (!A.Region || !Seen.insert(keyOf(A)).second)
+        continue;
+      AccessFacts F = describe(A);
+      F.UnknownReason = "analysis stopped: " + Why;
+      F.Assumptions = KC.Shape.Assumptions;
+      Result.Accesses.push_back(std::move(F));
+    }
+}
+
 void KernelAnalysis::run() {
   // Integer parameters: one symbol each, shared by every walk.
   for (const ParmVarDecl *PD : KC.Decl->parameters()) {
@@ -1435,6 +1473,8 @@ void KernelAnalysis::run() {
   std::vector<RawAccess> Display;
   if (!Opts.OnlyPaddedArrays)
     walk(displayInstance(), Display, nullptr);
+  if (Meter.spent())
+    return stop({Display});
   mergeFieldLoads(Ctx, Display);
   std::map<AccessKey, const RawAccess *> DisplayByKey;
   for (const RawAccess &A : Display)
@@ -1449,6 +1489,8 @@ void KernelAnalysis::run() {
     Instances.push_back(*W);
     walk(*W, Walks.back(), &NeedConcrete);
     Weights.push_back(1.0);
+    if (Meter.spent())
+      return stop({Display, Walks.back()});
   } else {
     NeedConcrete = true;
   }
@@ -1462,6 +1504,10 @@ void KernelAnalysis::run() {
       Instances.push_back(W);
       walk(W, Walks.back(), nullptr);
       Weights.push_back(1.0);
+      if (Meter.spent()) {
+        Walks.insert(Walks.begin(), Display);
+        return stop(Walks);
+      }
       if (Opts.FirstWarpOnly)
         break;
     }
@@ -1523,18 +1569,7 @@ void KernelAnalysis::run() {
   for (const AccessKey &K : Order) {
     Agg &G = ByKey[K];
     const RawAccess &A = *G.First;
-    AccessFacts F;
-    F.E = A.E;
-    F.CallStack = A.CallStack;
-    F.Kernel = KernelIndex;
-    F.Array = A.Array;
-    F.Region = A.Region;
-    F.Space = A.Region->Space;
-    F.Kind = A.Kind;
-    F.Type = A.Type;
-    F.BytesPerLane = A.Bytes;
-    F.Piece = A.Piece;
-    F.Pieces = A.Pieces;
+    AccessFacts F = describe(A);
     F.SiblingRun = G.Run;
     F.SiblingIndex = G.Index;
     F.Neighbour = G.Neighbour;

@@ -23,6 +23,7 @@
 #ifndef CUDA_ACCESS_LINT_ANALYZER_ANALYZER_H
 #define CUDA_ACCESS_LINT_ANALYZER_ANALYZER_H
 
+#include "analyzer/Budget.h"
 #include "analyzer/Interpreter.h"
 #include "analyzer/KernelModel.h"
 #include "analyzer/Values.h"
@@ -56,6 +57,8 @@ struct AnalysisOptions {
   /// Walk only the block's first warp when the warps are walked one by one
   /// (a quick test: a conflict there is a conflict of the block's average).
   bool FirstWarpOnly = false;
+  /// What each kernel configuration's analysis may spend.
+  AnalysisBudget Budget;
 };
 
 struct KernelInfo {
@@ -64,6 +67,9 @@ struct KernelInfo {
   BlockShape Shape;
   /// Warps evaluated one by one (an operation was not exact symbolically).
   bool ConcreteWarps = false;
+  /// Set when the analysis did not finish: "budget exceeded (time: 5 s)".
+  /// The accesses it saw are then reported with unknown addresses.
+  std::string Stopped;
 };
 
 enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };

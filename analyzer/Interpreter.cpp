@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analyzer/Interpreter.h"
+#include "analyzer/Budget.h"
 
 #include "analyzer/SourceText.h"
 #include "analyzer/WarpModel.h"
@@ -111,6 +112,10 @@ struct Interpreter::Impl {
   bool OnlyPadded = false;
   const std::vector<std::pair<const ParmVarDecl *, int64_t>> *PointerOffsets =
       nullptr;
+  /// The kernel configuration's budget: once spent, nothing more is
+  /// evaluated (statements are skipped, expressions are unknown).
+  BudgetMeter *Budget = nullptr;
+  bool budgetSpent() { return Budget && Budget->tick(); }
 
   Impl(ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -1017,6 +1022,8 @@ struct Interpreter::Impl {
   }
 
   LValue evalLValue(const Expr *E) {
+    if (budgetSpent())
+      return LValue::unknown("analysis stopped: budget exceeded");
     E = E->IgnoreParens();
     if (auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
       switch (ICE->getCastKind()) {
@@ -2195,6 +2202,8 @@ struct Interpreter::Impl {
   AbsValue eval(const Expr *E) {
     if (!E)
       return AbsValue::unknown("no expression");
+    if (budgetSpent())
+      return AbsValue::unknown("analysis stopped: budget exceeded");
     E = E->IgnoreParens();
     if (E->isValueDependent() || E->isTypeDependent())
       return AbsValue::unknown("dependent expression");
@@ -2918,7 +2927,8 @@ struct Interpreter::Impl {
       --Unused;
       std::optional<int64_t> Go =
           C.isInt() && C.Val.isUniform() ? C.Val.asConstant() : std::nullopt;
-      if (!Go || (*Go && N == MaxConcreteIterations)) {
+      if (!Go || (*Go && N == MaxConcreteIterations) ||
+          (Budget && Budget->spent())) {
         restore(Before);
         return false;
       }
@@ -3436,7 +3446,7 @@ struct Interpreter::Impl {
   }
 
   void exec(const Stmt *S) {
-    if (!S)
+    if (!S || budgetSpent())
       return;
     if (auto *E = dyn_cast<Expr>(S)) {
       eval(E);
@@ -3564,6 +3574,8 @@ void Interpreter::run(
   }
   P->exec(Kernel->getBody());
 }
+
+void Interpreter::setBudget(BudgetMeter *Meter) { P->Budget = Meter; }
 
 bool Interpreter::needsConcreteWarps() const { return P->NeedConcrete; }
 

@@ -98,6 +98,8 @@ struct RawAccess {
   const clang::Expr *StrideTerm = nullptr;
 };
 
+class BudgetMeter;
+
 class Interpreter {
 public:
   Interpreter(clang::ASTContext &Ctx, SymbolTable &Syms,
@@ -115,6 +117,10 @@ public:
   void setPointerOffsets(
       const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
           *Offsets);
+
+  /// Ticks \p Meter while evaluating; once it is spent, stops (the accesses
+  /// recorded so far stay, the rest of the body is not evaluated).
+  void setBudget(BudgetMeter *Meter);
 
   /// Evaluates \p Kernel's body. Integer parameters become the symbols given
   /// in \p ParamSymbols (shared by every instance of one analysis).
