@@ -408,8 +408,8 @@ class KernelAnalysis {
 public:
   KernelAnalysis(ASTContext &Ctx, const KernelConfig &KC, size_t KernelIndex,
                  AnalysisResult &Result, const AnalysisOptions &Opts)
-      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result),
-        Opts(Opts), Meter(Opts.Budget) {}
+      : Ctx(Ctx), KC(KC), KernelIndex(KernelIndex), Result(Result), Opts(Opts),
+        Meter(Opts.Budget) {}
 
   void run();
 

@@ -16,9 +16,9 @@ BudgetMeter::BudgetMeter(const AnalysisBudget &B)
 
 bool BudgetMeter::check() {
   if (Limits.Seconds > 0) {
-    double Elapsed = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - Start)
-                         .count();
+    double Elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
     if (Elapsed > Limits.Seconds) {
       Spent = true;
       llvm::raw_string_ostream(Reason)
@@ -28,7 +28,8 @@ bool BudgetMeter::check() {
   }
   if (Limits.MemoryMB > 0 && ++Checks % MemoryEvery == 0) {
     size_t Now = llvm::sys::Process::GetMallocUsage();
-    if (Now > HeapAtStart && (Now - HeapAtStart) / (1024 * 1024) >= Limits.MemoryMB) {
+    if (Now > HeapAtStart &&
+        (Now - HeapAtStart) / (1024 * 1024) >= Limits.MemoryMB) {
       Spent = true;
       Reason = "memory: " + std::to_string(Limits.MemoryMB) + " MB";
       return true;

@@ -264,6 +264,8 @@ json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
   J["block_dim_source"] = K.Shape.Source;
   J["assumptions"] = K.Shape.Assumptions;
   J["warps_enumerated"] = K.ConcreteWarps;
+  if (!K.Stopped.empty())
+    J["analysis_stopped"] = K.Stopped;
   if (K.Shape.Grid)
     J["grid_dim"] = {(*K.Shape.Grid)[0], (*K.Shape.Grid)[1], (*K.Shape.Grid)[2]};
   else

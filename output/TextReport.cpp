@@ -3,6 +3,7 @@
 #include "output/TextReport.h"
 
 #include "output/JsonReport.h"
+#include "output/Location.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "rules/Suggest.h"
@@ -286,6 +287,30 @@ void printAccessFacts(ASTContext &Ctx, const AnalysisResult &R,
       E.report(F.E->getBeginLoc(), DiagnosticsEngine::Note, S,
                /*Carets=*/false);
   }
+}
+
+std::string stoppedKernelSummary(const AnalysisResult &R, size_t Kernel) {
+  const KernelInfo &K = R.Kernels[Kernel];
+  size_t Seen = 0;
+  for (const AccessFacts &F : R.Accesses)
+    Seen += F.Kernel == Kernel;
+  std::string S = "analysis of kernel '" + K.Name + "' stopped: " + K.Stopped;
+  S += Seen == 0 ? "; its accesses are unknown"
+                 : "; its " + std::to_string(Seen) +
+                       (Seen == 1 ? " access seen is unknown"
+                                  : " accesses seen are unknown");
+  S += llvm::StringRef(K.Stopped).contains("memory")
+           ? " [--analysis-memory-limit]"
+           : " [--analysis-time-limit]";
+  return S;
+}
+
+std::string stoppedKernelMessage(const AnalysisResult &R, size_t Kernel,
+                                 const clang::SourceManager &SM) {
+  Position P = positionOf(SM, R.Kernels[Kernel].Decl->getLocation());
+  return displayPath(P.File) + ":" + std::to_string(P.Line) + ":" +
+         std::to_string(P.Column) +
+         ": warning: " + stoppedKernelSummary(R, Kernel);
 }
 
 } // namespace cal

@@ -44,6 +44,14 @@ AccessExplanation explainAccess(const AccessFacts &F, const AnalysisResult &R);
 std::string compactLaneOffsets(const AccessFacts &F);
 
 /// --explain: the analyzer's facts at each access, for people.
+/// A kernel configuration whose analysis stopped (KernelInfo::Stopped), for
+/// people: "analysis of kernel 'k' stopped: budget exceeded (time: 5 s);
+/// its 3 accesses are unknown [--analysis-time-limit]".
+std::string stoppedKernelSummary(const AnalysisResult &R, size_t Kernel);
+/// The same as a diagnostic line, "file:line:col: warning: ...".
+std::string stoppedKernelMessage(const AnalysisResult &R, size_t Kernel,
+                                 const clang::SourceManager &SM);
+
 void printAccessFacts(clang::ASTContext &Ctx, const AnalysisResult &R,
                       llvm::raw_ostream &OS, bool Color);
 

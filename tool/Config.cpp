@@ -34,6 +34,8 @@ template <> struct MappingTraits<cal::LintConfig> {
     IO.mapOptional("BlockDims", C.BlockDims);
     IO.mapOptional("ExtraArgs", C.ExtraArgs);
     IO.mapOptional("ExtraArgsBefore", C.ExtraArgsBefore);
+    IO.mapOptional("AnalysisTimeLimit", C.AnalysisTimeLimit);
+    IO.mapOptional("AnalysisMemoryLimit", C.AnalysisMemoryLimit);
     IO.mapOptional("InheritParentConfig", C.InheritParentConfig);
   }
 };
@@ -80,6 +82,10 @@ void LintConfig::refineWith(const LintConfig &Child) {
     CheckOptions[K] = V;
   for (const auto &[K, V] : Child.BlockDims)
     BlockDims[K] = V;
+  if (Child.AnalysisTimeLimit)
+    AnalysisTimeLimit = Child.AnalysisTimeLimit;
+  if (Child.AnalysisMemoryLimit)
+    AnalysisMemoryLimit = Child.AnalysisMemoryLimit;
   ExtraArgs.insert(ExtraArgs.end(), Child.ExtraArgs.begin(),
                    Child.ExtraArgs.end());
   ExtraArgsBefore.insert(ExtraArgsBefore.end(), Child.ExtraArgsBefore.begin(),

@@ -11,6 +11,8 @@
 //     '*': 256
 //   ExtraArgs: ['-DTILE=32']                              # --extra-arg
 //   ExtraArgsBefore: []                                   # --extra-arg-before
+//   AnalysisTimeLimit: 5                                  # --analysis-time-limit
+//   AnalysisMemoryLimit: 512                              # --analysis-memory-limit
 //   InheritParentConfig: true                             # the default
 //
 // For each file, the nearest .cuda-access-lint.yaml in its directory or
@@ -30,6 +32,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,6 +55,10 @@ struct LintConfig {
   std::map<std::string, std::string> CheckOptions;
   std::map<std::string, std::string> BlockDims;
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  /// Each kernel configuration's analysis budget: seconds, megabytes (0: no
+  /// limit).
+  std::optional<double> AnalysisTimeLimit;
+  std::optional<uint64_t> AnalysisMemoryLimit;
   /// The files it was read from, outermost first (for --dump-config).
   std::vector<std::string> Sources;
 

@@ -133,6 +133,13 @@ std::string summaryLine(const MergedRun &M) {
     Line += ", " + std::to_string(M.OutsideLines) + " outside the lines";
   Line += ", " + plural(M.FilesWithErrors + M.FilesFailed, "file") +
           " with parse problems";
+  size_t Stopped = 0;
+  for (const FileOutcome &O : M.Outcomes)
+    for (const Keyed<nlohmann::json> &K : O.Kernels)
+      Stopped += K.Value.contains("analysis_stopped");
+  if (Stopped)
+    Line += ", " + plural(Stopped, "kernel configuration") +
+            " over the analysis budget";
   return Line;
 }
 
@@ -277,6 +284,16 @@ std::optional<LintConfig> commandLineConfig() {
     }
     *Field = *Opt;
   }
+  if (AnalysisTimeLimit.getNumOccurrences()) {
+    if (!(AnalysisTimeLimit >= 0)) {
+      llvm::errs() << "cuda-access-lint: error: --analysis-time-limit: "
+                      "expected seconds, 0 or more (0: no limit)\n";
+      return std::nullopt;
+    }
+    Cli.AnalysisTimeLimit = AnalysisTimeLimit;
+  }
+  if (AnalysisMemoryLimit.getNumOccurrences())
+    Cli.AnalysisMemoryLimit = AnalysisMemoryLimit;
   Cli.Sources = {"the command line"};
   return Cli;
 }

@@ -159,6 +159,18 @@ cl::opt<bool> StrictParse(
              "the host side needs) is reported in one warning per file, and\n"
              "the kernels are analyzed and reported as usual"),
     cl::cat(Category));
+cl::opt<double> AnalysisTimeLimit(
+    "analysis-time-limit",
+    cl::desc("Seconds one kernel configuration's analysis may take (default\n"
+             "5; 0: no limit). A kernel over it is reported as 'analysis\n"
+             "stopped: budget exceeded', its accesses as unknown, and the\n"
+             "rest of the file is analyzed"),
+    cl::value_desc("seconds"), cl::cat(Category));
+cl::opt<unsigned> AnalysisMemoryLimit(
+    "analysis-memory-limit",
+    cl::desc("Megabytes the heap may grow by while one kernel configuration\n"
+             "is analyzed (default 512; 0: no limit); as --analysis-time-limit"),
+    cl::value_desc("MB"), cl::cat(Category));
 cl::opt<bool> Explain(
     "explain",
     cl::desc("Text output: print the analyzer's facts at every access"),

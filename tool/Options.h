@@ -44,6 +44,8 @@ extern llvm::cl::opt<std::string> ClangdPath;
 extern llvm::cl::opt<std::string> ExportCompileCommands;
 extern llvm::cl::opt<bool> PrintStats;
 extern llvm::cl::opt<bool> StrictParse;
+extern llvm::cl::opt<double> AnalysisTimeLimit;
+extern llvm::cl::opt<unsigned> AnalysisMemoryLimit;
 extern llvm::cl::opt<bool> Explain;
 extern llvm::cl::opt<unsigned> Jobs;
 extern llvm::cl::opt<std::string> WarningsAsErrors;

@@ -76,6 +76,13 @@ void lintParsed(clang::ASTContext &Ctx, const LintSettings &Base,
         << R.Accesses.size() << " accesses), rules "
         << llvm::format("%.1f", Times.RulesMs) << " ms\n";
 
+  for (size_t I = 0; I < R.Kernels.size(); ++I) {
+    const KernelInfo &K = R.Kernels[I];
+    if (K.Stopped.empty())
+      continue;
+    Log << stoppedKernelMessage(R, I, SM) << "\n";
+  }
+
   std::vector<std::string> Keys;
   for (size_t I = 0; I < R.Kernels.size(); ++I) {
     Keys.push_back(configurationKey(R.Kernels[I], SM));

@@ -64,6 +64,14 @@ llvm::Expected<LintSettings> settingsFromConfig(const LintConfig &C) {
       return configError(C, Name, Error);
     *Into = Re;
   }
+  if (C.AnalysisTimeLimit) {
+    if (!(*C.AnalysisTimeLimit >= 0))
+      return configError(C, "AnalysisTimeLimit",
+                         "expected seconds, 0 or more (0: no limit)");
+    S.Analysis.Budget.Seconds = *C.AnalysisTimeLimit;
+  }
+  if (C.AnalysisMemoryLimit)
+    S.Analysis.Budget.MemoryMB = *C.AnalysisMemoryLimit;
   S.ExtraArgs = C.ExtraArgs;
   S.ExtraArgsBefore = C.ExtraArgsBefore;
   S.Config = C;

@@ -372,6 +372,37 @@ TEST(Lsp, HostCodeThatDoesNotParseIsOneWarningAndTheKernelsAreLinted) {
   EXPECT_EQ(S.stop(), 0);
 }
 
+TEST(Lsp, AKernelOverTheAnalysisBudgetIsAWarningAtItsName) {
+  LspSession S({"--analysis-time-limit=0.25"});
+  ASSERT_TRUE(S.start());
+  // Eight nested loops run iteration by iteration: over a quarter second.
+  std::string Heavy = "__global__ void heavy(float *out) {\n"
+                      "  __shared__ float s[32][33];\n  float acc = 0;\n";
+  for (char V = 'a'; V <= 'h'; ++V)
+    Heavy += std::string("  for (int ") + V + " = 1; " + V + " < 32; " + V +
+             " *= 2)\n";
+  Heavy += "    acc += s[(threadIdx.x * a + b * c + d) % 32]"
+           "[(e * f + g * h + threadIdx.x) % 33];\n"
+           "  out[threadIdx.x] = acc;\n}\n"
+           "__global__ void light(float *out, const float *in) {\n"
+           "  out[threadIdx.x * 2] = in[threadIdx.x];\n}\n";
+  S.open(Heavy, 1);
+  json Diags = S.diagnostics(1);
+  const json *Stopped = nullptr;
+  for (const json &D : Diags)
+    if (D.value("message", "").find("analysis of kernel 'heavy' stopped") !=
+        std::string::npos)
+      Stopped = &D;
+  ASSERT_TRUE(Stopped) << Diags.dump(1);
+  EXPECT_EQ((*Stopped)["severity"], 2);
+  EXPECT_EQ((*Stopped)["range"], S.range(0, 16, 21)) << Stopped->dump();
+  EXPECT_THAT((*Stopped)["message"].get<std::string>(),
+              testing::HasSubstr("budget exceeded (time: 0.25 s)"));
+  // light, in the same file, is linted.
+  EXPECT_TRUE(findCode(Diags, "blocked-stride")) << Diags.dump(1);
+  EXPECT_EQ(S.stop(), 0);
+}
+
 TEST(Lsp, TenRapidChangesAreOneLintOfTheLastVersion) {
   LspSession S;
   ASSERT_TRUE(S.start(json::object(), {{"debounceMs", 1000}}));

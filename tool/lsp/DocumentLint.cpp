@@ -405,6 +405,23 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
           for (const FindingRecord &G : groupByPlace(std::move(Records)))
             Findings.push_back(findingDiagnostic(G, Places, Doc, E));
           Out.Findings = Findings.size();
+          // A kernel whose analysis stopped (budget): a warning at its name.
+          for (size_t K = 0; K < R.Kernels.size(); ++K) {
+            if (R.Kernels[K].Stopped.empty())
+              continue;
+            SourcePlace P = placeOf(SM, R.Kernels[K].Decl->getLocation());
+            if (P.Path != Doc.File)
+              continue;
+            DiagnosticRecord D;
+            D.Severity = 2;
+            D.Message = stoppedKernelSummary(R, K);
+            if (auto Begin = Places.at(P)) {
+              D.Range.start = *Begin;
+              D.Range.end = *Begin;
+              D.Range.end.character += R.Kernels[K].Decl->getName().size();
+            }
+            Findings.push_back(std::move(D));
+          }
           Out.Accesses = accessRecords(R, Ctx, E);
         },
         ClangOS);
