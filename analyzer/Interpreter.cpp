@@ -230,8 +230,9 @@ struct Interpreter::Impl {
     Poly Div, Rem(A.constant());
     for (const Poly::Term &T : A.terms()) {
       bool Divisible = T.Coeff % K == 0;
-      auto Sum = Poly::add(Divisible ? Div : Rem,
-                           Poly::term(T.Mono, Divisible ? T.Coeff / K : T.Coeff));
+      auto Sum =
+          Poly::add(Divisible ? Div : Rem,
+                    Poly::term(T.Mono, Divisible ? T.Coeff / K : T.Coeff));
       if (!Sum)
         return std::nullopt;
       (Divisible ? Div : Rem) = *Sum;
@@ -283,17 +284,16 @@ struct Interpreter::Impl {
     if (!Base)
       return std::nullopt;
     std::string Key = Syms.str(*Base) + "," + std::to_string(K);
-    SymbolId O = opaqueSymbol("modsplit:" + Key,
-                              "((" + Syms.str(*Base) + ") % " +
-                                  std::to_string(K) + " / " +
-                                  std::to_string(G) + ")",
-                              {&*Base});
+    SymbolId O =
+        opaqueSymbol("modsplit:" + Key,
+                     "((" + Syms.str(*Base) + ") % " + std::to_string(K) +
+                         " / " + std::to_string(G) + ")",
+                     {&*Base});
     Syms.get(O).Min = 0;
     Syms.get(O).Max = K / G - 1;
-    SymbolId D = opaqueSymbol("divsplit:" + Key,
-                              "((" + Syms.str(*Base) + ") / " +
-                                  std::to_string(K) + ")",
-                              {&*Base});
+    SymbolId D = opaqueSymbol(
+        "divsplit:" + Key,
+        "((" + Syms.str(*Base) + ") / " + std::to_string(K) + ")", {&*Base});
     std::array<Poly, WarpSize> Quot, Rem;
     for (unsigned L = 0; L < WarpSize; ++L) {
       Quot[L] = Poly::symbol(D);
@@ -349,19 +349,21 @@ struct Interpreter::Impl {
                        {&X.lane(0), &T});
       Syms.get(Q).Min = 0;
       if (Threadish && !W.Display)
-        Syms.get(Q).Assumption =
-            "`" + XText + " / " + TText + "` taken as the same for every lane "
-            "of a warp: the warp's consecutive `" + XText + "` assumed not to "
-            "straddle a multiple of `" + TText + "` (`" + TText +
-            "` large, as runtime sizes are taken to be)";
+        Syms.get(Q).Assumption = "`" + XText + " / " + TText +
+                                 "` taken as the same for every lane "
+                                 "of a warp: the warp's consecutive `" +
+                                 XText +
+                                 "` assumed not to "
+                                 "straddle a multiple of `" +
+                                 TText + "` (`" + TText +
+                                 "` large, as runtime sizes are taken to be)";
     }
     if (!Rem)
       return AbsValue::integer(Poly::symbol(Q));
     if (W.Display) {
       // A symbol of its own, with the identity for the readable form.
-      SymbolId R = opaqueSymbol("modsym:" + Key,
-                                "(" + XText + " % " + TText + ")",
-                                {&X.lane(0), &T});
+      SymbolId R = opaqueSymbol(
+          "modsym:" + Key, "(" + XText + " % " + TText + ")", {&X.lane(0), &T});
       Syms.get(R).Min = 0;
       bool Known = false;
       for (const DivModIdentity &I : Identities)
@@ -461,7 +463,8 @@ struct Interpreter::Impl {
       R = LaneVec::zip(X, Y, Poly::mul);
       if (W.Display && R) {
         auto XC = X.asConstant(), YC = Y.asConstant();
-        bool XThread = !XC && mentionsThread(X), YThread = !YC && mentionsThread(Y);
+        bool XThread = !XC && mentionsThread(X),
+             YThread = !YC && mentionsThread(Y);
         if ((XThread && YC && *YC != 1) || (YThread && XC && *XC != 1))
           ThreadScaledMuls[E] = XC ? *XC : *YC;
       }
@@ -482,9 +485,8 @@ struct Interpreter::Impl {
       break;
     case BO_Shl:
       if (KOpt && *KOpt >= 0 && *KOpt < 62)
-        R = X.map([&](const Poly &P) {
-          return Poly::scale(P, int64_t(1) << *KOpt);
-        });
+        R = X.map(
+            [&](const Poly &P) { return Poly::scale(P, int64_t(1) << *KOpt); });
       break;
     case BO_Shr:
       if (KOpt && *KOpt >= 0 && *KOpt < 62)
@@ -527,8 +529,8 @@ struct Interpreter::Impl {
     if (R)
       return AbsValue::integer(std::move(*R));
     // Not exact. A lane-uniform result is still the same for every lane.
-    if (X.isUniform() && Y.isUniform() &&
-        !mentionsWarpSymbol(X.uniform()) && !mentionsWarpSymbol(Y.uniform()))
+    if (X.isUniform() && Y.isUniform() && !mentionsWarpSymbol(X.uniform()) &&
+        !mentionsWarpSymbol(Y.uniform()))
       return uniformOpaque(std::string("bin") + std::to_string(Op) + "(" +
                                Syms.str(X.uniform()) + "," +
                                Syms.str(Y.uniform()) + ")",
@@ -557,13 +559,13 @@ struct Interpreter::Impl {
       V = &Y;
     }
     if (!Mask)
-      return LaneVec::zip(X, Y, [](const Poly &A, const Poly &B)
-                                     -> std::optional<Poly> {
-        auto CA = A.asConstant(), CB = B.asConstant();
-        if (CA && CB)
-          return Poly(*CA & *CB);
-        return std::nullopt;
-      });
+      return LaneVec::zip(
+          X, Y, [](const Poly &A, const Poly &B) -> std::optional<Poly> {
+            auto CA = A.asConstant(), CB = B.asConstant();
+            if (CA && CB)
+              return Poly(*CA & *CB);
+            return std::nullopt;
+          });
     int64_t M = *Mask;
     if (isPowerOfTwo(M + 1))
       return modulo(*V, M + 1);
@@ -582,26 +584,27 @@ struct Interpreter::Impl {
 
   std::optional<LaneVec> bitOrXor(BinaryOperatorKind Op, const LaneVec &X,
                                   const LaneVec &Y) {
-    return LaneVec::zip(X, Y, [&](const Poly &A, const Poly &B)
-                                  -> std::optional<Poly> {
-      auto CA = A.asConstant(), CB = B.asConstant();
-      if (CA && CB)
-        return Poly(Op == BO_Or ? (*CA | *CB) : (*CA ^ *CB));
-      // One side a small constant, the other's symbolic part above its bits.
-      const Poly &Sym = CA ? B : A;
-      std::optional<int64_t> Small = CA ? CA : CB;
-      if (!Small || *Small < 0)
-        return std::nullopt;
-      int Bits = 0;
-      while ((int64_t(1) << Bits) <= *Small && Bits < 62)
-        ++Bits;
-      auto Split = splitLowBits(Sym, Bits);
-      if (!Split)
-        return std::nullopt;
-      int64_t Low = Op == BO_Or ? (Split->second | *Small)
-                                : (Split->second ^ *Small);
-      return Poly::add(Split->first, Poly(Low));
-    });
+    return LaneVec::zip(
+        X, Y, [&](const Poly &A, const Poly &B) -> std::optional<Poly> {
+          auto CA = A.asConstant(), CB = B.asConstant();
+          if (CA && CB)
+            return Poly(Op == BO_Or ? (*CA | *CB) : (*CA ^ *CB));
+          // One side a small constant, the other's symbolic part above its
+          // bits.
+          const Poly &Sym = CA ? B : A;
+          std::optional<int64_t> Small = CA ? CA : CB;
+          if (!Small || *Small < 0)
+            return std::nullopt;
+          int Bits = 0;
+          while ((int64_t(1) << Bits) <= *Small && Bits < 62)
+            ++Bits;
+          auto Split = splitLowBits(Sym, Bits);
+          if (!Split)
+            return std::nullopt;
+          int64_t Low =
+              Op == BO_Or ? (Split->second | *Small) : (Split->second ^ *Small);
+          return Poly::add(Split->first, Poly(Low));
+        });
   }
 
   /// Per-lane truth of a value (bit L set = lane L true); std::nullopt when
@@ -664,8 +667,7 @@ struct Interpreter::Impl {
   /// (`tx <= m`, `tid < blockDim.x / 2`: the lanes split), which stays
   /// undecided.
   std::optional<AbsValue> boundCommonCase(BinaryOperatorKind Op,
-                                          const LaneVec &X,
-                                          const LaneVec &Y) {
+                                          const LaneVec &X, const LaneVec &Y) {
     if (Op != BO_LT && Op != BO_LE && Op != BO_GT && Op != BO_GE)
       return std::nullopt;
     // The index side: the one that varies over the lanes, else the one that
@@ -702,7 +704,10 @@ struct Interpreter::Impl {
     const LaneVec &Other = XIndex ? Y : X;
     BinaryOperatorKind O = Op;
     if (!XIndex)
-      O = Op == BO_LT ? BO_GT : Op == BO_GT ? BO_LT : Op == BO_LE ? BO_GE : BO_LE;
+      O = Op == BO_LT   ? BO_GT
+          : Op == BO_GT ? BO_LT
+          : Op == BO_LE ? BO_GE
+                        : BO_LE;
     bool Less = O == BO_LT || O == BO_LE;
     bool InRange;
     auto D0 = XIndex ? Poly::sub(X.lane(0), Y.lane(0))
@@ -910,8 +915,8 @@ struct Interpreter::Impl {
     return "";
   }
 
-  void record(AccessKind Kind, const LValue &LV, const Expr *E,
-              QualType T, const Expr *IndexHint = nullptr) {
+  void record(AccessKind Kind, const LValue &LV, const Expr *E, QualType T,
+              const Expr *IndexHint = nullptr) {
     if (LV.K != LValue::Memory || !LV.Region)
       return;
     if (LV.Region->Space == MemSpace::Local)
@@ -1068,8 +1073,7 @@ struct Interpreter::Impl {
     if (auto *U = dyn_cast<UnaryOperator>(E)) {
       switch (U->getOpcode()) {
       case UO_Deref:
-        return memoryAt(eval(U->getSubExpr()), U->getType(),
-                        "pointer unknown");
+        return memoryAt(eval(U->getSubExpr()), U->getType(), "pointer unknown");
       case UO_PreInc:
       case UO_PreDec: {
         eval(E);
@@ -1155,8 +1159,8 @@ struct Interpreter::Impl {
       return LValue::unknown("reference `" + VD->getNameAsString() +
                              "` not tracked");
     if (VD->getType()->isArrayType() && !isa<ParmVarDecl>(VD))
-      return memoryAt(AbsValue::pointer(regionFor(VD, MemSpace::Local),
-                                        Poly(0), VD->getType()),
+      return memoryAt(AbsValue::pointer(regionFor(VD, MemSpace::Local), Poly(0),
+                                        VD->getType()),
                       VD->getType(), "");
     LValue L;
     L.K = LValue::Var;
@@ -1212,11 +1216,12 @@ struct Interpreter::Impl {
     L.assuming(Idx);
     auto Size = elementSize(ElemT, Base.Region);
     if (!Idx.isInt() || !Size) {
-      L.Why = Idx.Why.empty() ? "index `" + text(IdxExpr) + "` unknown"
-                              : Idx.Why;
+      L.Why =
+          Idx.Why.empty() ? "index `" + text(IdxExpr) + "` unknown" : Idx.Why;
       return L;
     }
-    auto Off = Idx.Val.map([&](const Poly &P) { return Poly::scale(P, *Size); });
+    auto Off =
+        Idx.Val.map([&](const Poly &P) { return Poly::scale(P, *Size); });
     if (Off)
       Off = LaneVec::zip(Base.Val, *Off, Poly::add);
     if (!Off) {
@@ -1247,12 +1252,11 @@ struct Interpreter::Impl {
     if (RD->isInvalidDecl() || !RD->getDefinition())
       return LValue::unknown("incomplete record");
     const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(RD);
-    int64_t Off = Layout.getFieldOffset(FD->getFieldIndex()) /
-                  Ctx.getCharWidth();
+    int64_t Off =
+        Layout.getFieldOffset(FD->getFieldIndex()) / Ctx.getCharWidth();
     if (L.Offset) {
-      auto Sum = L.Offset->map([&](const Poly &P) {
-        return Poly::add(P, Poly(Off));
-      });
+      auto Sum =
+          L.Offset->map([&](const Poly &P) { return Poly::add(P, Poly(Off)); });
       if (Sum)
         L.Offset = *Sum;
       else
@@ -1269,10 +1273,10 @@ struct Interpreter::Impl {
     const AbsValue *V = &It->second;
     for (const FieldDecl *F : L.Path) {
       if (V->K != AbsValue::Struct || !V->Fields)
-        return AbsValue::unknown(
-            V->isUnknown() && !V->Why.empty()
-                ? V->Why
-                : "`" + L.VD->getNameAsString() + "` is not a known struct");
+        return AbsValue::unknown(V->isUnknown() && !V->Why.empty()
+                                     ? V->Why
+                                     : "`" + L.VD->getNameAsString() +
+                                           "` is not a known struct");
       auto FI = V->Fields->find(F);
       if (FI == V->Fields->end())
         return AbsValue::unknown("field not known");
@@ -1293,8 +1297,8 @@ struct Interpreter::Impl {
         Cur->K = AbsValue::Struct;
         Cur->Fields = std::make_shared<std::map<const FieldDecl *, AbsValue>>();
       } else if (Cur->Fields.use_count() > 1) {
-        Cur->Fields =
-            std::make_shared<std::map<const FieldDecl *, AbsValue>>(*Cur->Fields);
+        Cur->Fields = std::make_shared<std::map<const FieldDecl *, AbsValue>>(
+            *Cur->Fields);
       }
       Cur = &(*Cur->Fields)[F];
     }
@@ -1317,15 +1321,15 @@ struct Interpreter::Impl {
     if (L.Region->Space == MemSpace::Local)
       return AbsValue::unknown("value of a per-thread array element");
     if (!(T->isIntegerType() || T->isEnumeralType()))
-      return AbsValue::unknown(T->isPointerType()
-                                   ? "pointer loaded from memory"
-                                   : "value loaded from memory");
+      return AbsValue::unknown(T->isPointerType() ? "pointer loaded from memory"
+                                                  : "value loaded from memory");
     if (L.Offset->isUniform() && !mentionsWarpSymbol(L.Offset->uniform()))
       return AbsValue::integer(Poly::symbol(opaqueSymbol(
           "load:" + L.Region->Name + "@" + Syms.str(L.Offset->uniform()),
           text(AccessExpr), {&L.Offset->uniform()})));
-    return AbsValue::unknown("`" + text(AccessExpr) +
-                             "` is data-dependent (a value loaded from memory)");
+    return AbsValue::unknown(
+        "`" + text(AccessExpr) +
+        "` is data-dependent (a value loaded from memory)");
   }
 
   void write(const LValue &L, AbsValue V, const Expr *AccessExpr, QualType T,
@@ -1375,7 +1379,8 @@ struct Interpreter::Impl {
       std::string Name = (Var + "." + Member).str();
       SymbolInfo Info;
       Info.Name = Name;
-      Info.Kind = Var == "blockIdx" ? SymbolKind::BlockIdx : SymbolKind::GridDim;
+      Info.Kind =
+          Var == "blockIdx" ? SymbolKind::BlockIdx : SymbolKind::GridDim;
       Info.Rank = Var == "blockIdx" ? 0 + Dim : 20 + Dim;
       Info.Min = Var == "blockIdx" ? 0 : 1;
       auto It = Opaque.find("builtin:" + Name);
@@ -1392,7 +1397,8 @@ struct Interpreter::Impl {
   }
 
   AbsValue evalPseudo(const PseudoObjectExpr *PO) {
-    if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+    if (auto *Prop =
+            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
       return builtinVar(Prop->getBaseExpr(),
                         Prop->getPropertyDecl()->getName());
     return eval(PO->getResultExpr());
@@ -1450,8 +1456,8 @@ struct Interpreter::Impl {
         return V;
       bool Signed = To->isSignedIntegerOrEnumerationType();
       int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
-      int64_t Hi = Signed ? (int64_t(1) << (Bits - 1)) - 1
-                          : (int64_t(1) << Bits) - 1;
+      int64_t Hi =
+          Signed ? (int64_t(1) << (Bits - 1)) - 1 : (int64_t(1) << Bits) - 1;
       bool Fits = true;
       for (unsigned L = 0; L < (V.Val.isUniform() ? 1u : WarpSize); ++L) {
         std::optional<std::pair<int64_t, int64_t>> R;
@@ -1579,7 +1585,8 @@ struct Interpreter::Impl {
         auto Size = sizeOf(LT->getPointeeType());
         auto D = LaneVec::zip(L.Val, R.Val, Poly::sub);
         if (Size && D && *Size > 0)
-          if (auto Q = D->map([&](const Poly &P) { return P.divideExact(*Size); }))
+          if (auto Q =
+                  D->map([&](const Poly &P) { return P.divideExact(*Size); }))
             return AbsValue::integer(*Q);
       }
       return AbsValue::unknown("pointer difference");
@@ -1601,8 +1608,8 @@ struct Interpreter::Impl {
     case UO_AddrOf: {
       LValue L = evalLValue(U->getSubExpr());
       if (L.K == LValue::Memory && L.Offset) {
-        AbsValue P = AbsValue::pointer(L.Region, *L.Offset,
-                                       U->getSubExpr()->getType());
+        AbsValue P =
+            AbsValue::pointer(L.Region, *L.Offset, U->getSubExpr()->getType());
         P.Assumed = L.Assumed;
         return P;
       }
@@ -1686,8 +1693,7 @@ struct Interpreter::Impl {
       return select(*Mask, T, F).assuming(Cond);
     if (auto R = edgeConditional(C->getCond(), T, F))
       return *R;
-    return AbsValue::unknown("`" + text(C->getCond()) +
-                             "` not known per lane");
+    return AbsValue::unknown("`" + text(C->getCond()) + "` not known per lane");
   }
 
   /// `W = (i == 0) ? c : c - 1`: an equality between a thread's position
@@ -1751,11 +1757,10 @@ struct Interpreter::Impl {
     AbsValue R = select(Mask, T, F);
     if (Assumed && !R.isUnknown()) {
       AbsValue A;
-      A.Assumed.push_back("`" + text(CondE) + "` taken as " +
-                          (Eq ? "false" : "true") +
-                          " where the lanes do not decide it: it " +
-                          (Eq ? "holds" : "fails") +
-                          " only at the edge of the block or grid");
+      A.Assumed.push_back(
+          "`" + text(CondE) + "` taken as " + (Eq ? "false" : "true") +
+          " where the lanes do not decide it: it " + (Eq ? "holds" : "fails") +
+          " only at the edge of the block or grid");
       R.assuming(A);
     }
     return R;
@@ -1837,7 +1842,8 @@ struct Interpreter::Impl {
     const Expr *Obj = nullptr;
     if (auto *M = dyn_cast<CXXMemberCallExpr>(MC))
       Obj = M->getImplicitObjectArgument();
-    else if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
+    else if (auto *ME =
+                 dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
       Obj = ME->getBase();
     if (Obj) {
       QualType OT = Obj->IgnoreParenBaseCasts()->getType();
@@ -1896,7 +1902,8 @@ struct Interpreter::Impl {
     return std::nullopt;
   }
 
-  static bool nameIn(llvm::StringRef N, std::initializer_list<llvm::StringRef> L) {
+  static bool nameIn(llvm::StringRef N,
+                     std::initializer_list<llvm::StringRef> L) {
     for (llvm::StringRef X : L)
       if (N == X)
         return true;
@@ -1907,12 +1914,11 @@ struct Interpreter::Impl {
   /// atomicAdd(p, v) ...
   std::optional<AbsValue> memoryIntrinsic(const CallExpr *C,
                                           llvm::StringRef Name) {
-    if (C->getNumArgs() == 0 ||
-        !C->getArg(0)->getType()->isPointerType())
+    if (C->getNumArgs() == 0 || !C->getArg(0)->getType()->isPointerType())
       return std::nullopt;
     AccessKind Kind;
-    if (nameIn(Name, {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu",
-                      "__ldcv"}))
+    if (nameIn(Name,
+               {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}))
       Kind = AccessKind::Load;
     else if (nameIn(Name, {"__stcg", "__stcs", "__stwt", "__stwb"}))
       Kind = AccessKind::Store;
@@ -1959,9 +1965,8 @@ struct Interpreter::Impl {
         // A reference argument of a function not inlined: a read of the
         // object, and a write too through a non-const reference.
         QualType Obj = Arg->getType();
-        bool Const = ObjectArg
-                         ? cast<CXXMethodDecl>(FD)->isConst()
-                         : ParamT->getPointeeType().isConstQualified();
+        bool Const = ObjectArg ? cast<CXXMethodDecl>(FD)->isConst()
+                               : ParamT->getPointeeType().isConstQualified();
         record(AccessKind::Load, L, Arg, Obj.getUnqualifiedType());
         if (!Const)
           record(AccessKind::Store, L, Arg, Obj.getUnqualifiedType());
@@ -2111,7 +2116,8 @@ struct Interpreter::Impl {
     // A static member called through an object (`tile.thread_rank()` on a
     // thread_block_tile) is a plain call to a member expression.
     if (!isa<CXXMemberCallExpr>(C))
-      if (auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
+      if (auto *ME =
+              dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
         if (auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
             MD && MD->isStatic())
           if (auto CG = cooperativeGroupsCall(C, MD))
@@ -2306,7 +2312,8 @@ struct Interpreter::Impl {
   //===--------------------------------------------------------------------===//
 
   /// Variables a statement may modify.
-  void collectModified(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  void collectModified(const Stmt *S,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
     if (!S)
       return;
     auto Target = [&](const Expr *E) {
@@ -2334,7 +2341,8 @@ struct Interpreter::Impl {
     } else if (auto *C = dyn_cast<CallExpr>(S)) {
       // Non-const reference arguments.
       if (const FunctionDecl *FD = C->getDirectCallee())
-        for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I) {
+        for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams();
+             ++I) {
           QualType T = FD->getParamDecl(I)->getType();
           if (T->isReferenceType() && !T->getPointeeType().isConstQualified())
             Target(C->getArg(I));
@@ -2418,17 +2426,19 @@ struct Interpreter::Impl {
         // A branch every lane of the warp takes the same way, between two
         // lane-uniform values (transposeDiagonal's blockIdx_x): one of
         // them, the same for every lane: a symbol.
-        const Poly &PA = IA->second.Val.uniform(), &PB = IB->second.Val.uniform();
+        const Poly &PA = IA->second.Val.uniform(),
+                   &PB = IB->second.Val.uniform();
         char Buf[64];
         snprintf(Buf, sizeof(Buf), "merge:%p:%p", (const void *)UniformBranch,
                  (const void *)VD);
-        AbsValue M = AbsValue::integer(Poly::symbol(
-            opaqueSymbol(Buf, VD->getNameAsString(), {&PA, &PB})));
+        AbsValue M = AbsValue::integer(
+            Poly::symbol(opaqueSymbol(Buf, VD->getNameAsString(), {&PA, &PB})));
         M.assuming(IA->second).assuming(IB->second);
         IA->second = M;
       } else if (IA->second.Region && IA->second.Region == IB->second.Region)
-        IA->second = unknownPointer(IA->second, "`" + VD->getNameAsString() +
-                                                    "` differs between branches");
+        IA->second =
+            unknownPointer(IA->second, "`" + VD->getNameAsString() +
+                                           "` differs between branches");
       else
         IA->second = AbsValue::unknown("`" + VD->getNameAsString() +
                                        "` differs between branches");
@@ -2494,9 +2504,10 @@ struct Interpreter::Impl {
     if (If->getElse())
       exec(If->getElse());
     // A return that no active lane takes: what follows rests on it.
-    bool Kept = Taken && (((*Taken & Saved) == 0 && alwaysReturns(If->getThen())) ||
-                          ((*Taken & Saved) == Saved && If->getElse() &&
-                           alwaysReturns(If->getElse())));
+    bool Kept =
+        Taken && (((*Taken & Saved) == 0 && alwaysReturns(If->getThen())) ||
+                  ((*Taken & Saved) == Saved && If->getElse() &&
+                   alwaysReturns(If->getElse())));
     if (!Kept)
       CondNotes.resize(NotesBefore);
     mergeInto(EnvThen, Env, Taken, UniformCond ? If : nullptr);
@@ -2547,7 +2558,8 @@ struct Interpreter::Impl {
         return std::nullopt;
       const VarDecl *VD = VarOf(B->getLHS());
       auto *Sum = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-      if (!VD || !Sum || (Sum->getOpcode() != BO_Add && Sum->getOpcode() != BO_Sub))
+      if (!VD || !Sum ||
+          (Sum->getOpcode() != BO_Add && Sum->getOpcode() != BO_Sub))
         return std::nullopt;
       if (VarOf(Sum->getLHS()) == VD)
         return LinearUpdate{VD, Sum->getRHS(),
@@ -2648,7 +2660,8 @@ struct Interpreter::Impl {
     } else if (auto *B = dyn_cast<BinaryOperator>(E);
                B && B->getOpcode() == BO_Assign) {
       VD = VarOf(B->getLHS());
-      if (auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+      if (auto *R =
+              dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
           R && VarOf(R->getLHS()) == VD) {
         Op = R->getOpcode();
         K = ConstOf(R->getRHS());
@@ -2683,19 +2696,27 @@ struct Interpreter::Impl {
     int64_t X = *S0, N = 0;
     auto Holds = [&](int64_t V) {
       switch (Cmp) {
-      case BO_LT: return V < *B0;
-      case BO_LE: return V <= *B0;
-      case BO_GT: return V > *B0;
-      case BO_GE: return V >= *B0;
-      case BO_NE: return V != *B0;
-      default: return false;
+      case BO_LT:
+        return V < *B0;
+      case BO_LE:
+        return V <= *B0;
+      case BO_GT:
+        return V > *B0;
+      case BO_GE:
+        return V >= *B0;
+      case BO_NE:
+        return V != *B0;
+      default:
+        return false;
       }
     };
     while (Holds(X)) {
       if (++N > 64)
         return std::nullopt;
-      int64_t Next = Op == BO_Mul ? X * *K : Op == BO_Div ? X / *K
-                   : Op == BO_Shl ? X << *K : X >> *K;
+      int64_t Next = Op == BO_Mul   ? X * *K
+                     : Op == BO_Div ? X / *K
+                     : Op == BO_Shl ? X << *K
+                                    : X >> *K;
       if (Next == X || std::abs(Next) > (int64_t(1) << 40))
         return std::nullopt;
       X = Next;
@@ -2709,7 +2730,8 @@ struct Interpreter::Impl {
     if (!Inc)
       return;
     const Expr *E = Inc->IgnoreParenImpCasts();
-    if (auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Comma) {
+    if (auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->getOpcode() == BO_Comma) {
       incrementsOf(B->getLHS(), Out);
       incrementsOf(B->getRHS(), Out);
       return;
@@ -2720,8 +2742,9 @@ struct Interpreter::Impl {
 
   /// The delta of a linear update, evaluated now; std::nullopt if it uses a
   /// variable modified in the loop.
-  std::optional<AbsValue> deltaOf(const LinearUpdate &U,
-                                  const llvm::SmallPtrSetImpl<const VarDecl *> &Modified) {
+  std::optional<AbsValue>
+  deltaOf(const LinearUpdate &U,
+          const llvm::SmallPtrSetImpl<const VarDecl *> &Modified) {
     if (!U.Delta)
       return AbsValue::integer(Poly(U.Sign));
     bool UsesModified = false;
@@ -2766,8 +2789,8 @@ struct Interpreter::Impl {
   /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
   std::optional<int64_t> tripCount(const Expr *Cond, const VarDecl *IV,
                                    const AbsValue &Start, int64_t Step) {
-    auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
-                                                    : nullptr);
+    auto *B = dyn_cast_or_null<BinaryOperator>(
+        Cond ? Cond->IgnoreParenImpCasts() : nullptr);
     if (!B || !B->isComparisonOp() || !(Start.isInt() || Start.isPointer()) ||
         Step == 0)
       return std::nullopt;
@@ -2939,9 +2962,11 @@ struct Interpreter::Impl {
       if (Inc)
         eval(Inc);
     }
-    std::string Note = "the loop on `" + text(Cond) + "` evaluated iteration by "
-                       "iteration (" + std::to_string(N) + " iteration" +
-                       (N == 1 ? "" : "s") + "); the facts are averages over them";
+    std::string Note = "the loop on `" + text(Cond) +
+                       "` evaluated iteration by "
+                       "iteration (" +
+                       std::to_string(N) + " iteration" + (N == 1 ? "" : "s") +
+                       "); the facts are averages over them";
     for (size_t I = Mark; I < Out.size(); ++I)
       if (std::find(Out[I].Assumptions.begin(), Out[I].Assumptions.end(),
                     Note) == Out[I].Assumptions.end())
@@ -3034,14 +3059,15 @@ struct Interpreter::Impl {
         LastTripRange.reset();
         if (isa<DoStmt>(Loop)) {
           // The condition sees the counter after the body's update.
-          auto Next = LaneVec::zip(S->second.Val, LaneVec(Poly(Step)), Poly::add);
+          auto Next =
+              LaneVec::zip(S->second.Val, LaneVec(Poly(Step)), Poly::add);
           if (!Next)
             continue;
           if (auto T = tripCount(Cond, U.VD, AbsValue::integer(*Next), Step))
             Trip = 1 + *T;
           if (LastTripRange)
-            LastTripRange = TripBounds{LastTripRange->first + 1,
-                                       LastTripRange->second + 1};
+            LastTripRange =
+                TripBounds{LastTripRange->first + 1, LastTripRange->second + 1};
         } else {
           Trip = tripCount(Cond, U.VD, S->second, Step);
         }
@@ -3078,17 +3104,18 @@ struct Interpreter::Impl {
     }
     Poly K = Poly::symbol(Sym);
     // What other variables advance by: the iteration count.
-    Poly KIter = DisplayVar ? Poly::symbol(loopSymbol(
-                                  "iter(" + IVName + ")", Trip,
-                                  SymbolKind::LoopIter))
-                            : K;
+    Poly KIter = DisplayVar
+                     ? Poly::symbol(loopSymbol("iter(" + IVName + ")", Trip,
+                                               SymbolKind::LoopIter))
+                     : K;
 
     // Everything modified in the loop is unknown on entry to the body,
     // except what advances linearly with the iteration count.
     std::vector<std::pair<const VarDecl *, AbsValue>> Entry;
     for (const VarDecl *VD : Modified) {
       auto It = Env.find(VD);
-      Entry.push_back({VD, It == Env.end() ? AbsValue::unknown("") : It->second});
+      Entry.push_back(
+          {VD, It == Env.end() ? AbsValue::unknown("") : It->second});
     }
     for (const VarDecl *VD : Modified)
       Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
@@ -3112,7 +3139,8 @@ struct Interpreter::Impl {
                       const Poly &By) -> AbsValue {
       if (!Delta.isInt())
         return AbsValue::unknown("");
-      auto Steps = Delta.Val.map([&](const Poly &P) { return Poly::mul(P, By); });
+      auto Steps =
+          Delta.Val.map([&](const Poly &P) { return Poly::mul(P, By); });
       if (!Steps)
         return AbsValue::unknown("overflow");
       if (Start.isInt()) {
@@ -3123,7 +3151,8 @@ struct Interpreter::Impl {
         auto Size = sizeOf(Start.Pointee);
         if (!Size)
           return AbsValue::unknown("");
-        auto Bytes = Steps->map([&](const Poly &P) { return Poly::scale(P, *Size); });
+        auto Bytes =
+            Steps->map([&](const Poly &P) { return Poly::scale(P, *Size); });
         if (!Bytes)
           return AbsValue::unknown("overflow");
         auto S = LaneVec::zip(Start.Val, *Bytes, Poly::add);
@@ -3161,7 +3190,9 @@ struct Interpreter::Impl {
     LoopRef Ref;
     Ref.Loop = Loop;
     Ref.Sym = Sym;
-    Ref.VarName = IV ? IVName : BodyCounter ? BodyCounter->getNameAsString() : "";
+    Ref.VarName = IV            ? IVName
+                  : BodyCounter ? BodyCounter->getNameAsString()
+                                : "";
     if (!Trip && !IV && !BodyCounter)
       if (auto G = geometricTrip(Cond, Inc, Body, BodyModified, EntryValue)) {
         Trip = G->second;
@@ -3263,8 +3294,8 @@ struct Interpreter::Impl {
     // A branch in the body that the loop's counter decides per lane
     // (`if (tx <= m)`): with a small constant trip count, the loop is run
     // iteration by iteration instead, each with its own active lanes.
-    if (UndecidedConds > UndecidedBefore && Trip && *Trip <= MaxConcreteIterations &&
-        !jumpsOut(Body)) {
+    if (UndecidedConds > UndecidedBefore && Trip &&
+        *Trip <= MaxConcreteIterations && !jumpsOut(Body)) {
       Snapshot Symbolic = snapshot();
       std::vector<RawAccess> SymbolicOut(
           std::make_move_iterator(Out.begin() + BeforeLoop.OutSize),
@@ -3279,8 +3310,8 @@ struct Interpreter::Impl {
 
     // After the loop.
     for (const VarDecl *VD : Modified)
-      Env[VD] = unknownPointer(Env[VD], "`" + VD->getNameAsString() +
-                                            "` after a loop");
+      Env[VD] = unknownPointer(Env[VD],
+                               "`" + VD->getNameAsString() + "` after a loop");
     // (A loop that may be left early ends after an unknown number of
     // iterations: its variables stay unknown. A `continue` skips no update
     // of these: body updates are not linear when one may skip them.)
@@ -3370,7 +3401,8 @@ struct Interpreter::Impl {
         if (E) {
           E = E->IgnoreParenImpCasts();
           if (auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
-            if (auto *D = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+            if (auto *D =
+                    dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
               if (isa<VarDecl>(D->getDecl())) {
                 eval(B);
                 continue;
@@ -3397,7 +3429,8 @@ struct Interpreter::Impl {
 
   /// An integer that is the same for every lane (of any warp position).
   bool isUniformInt(const AbsValue &V) const {
-    return V.isInt() && V.Val.isUniform() && !mentionsWarpSymbol(V.Val.uniform());
+    return V.isInt() && V.Val.isUniform() &&
+           !mentionsWarpSymbol(V.Val.uniform());
   }
 
   /// Whether \p E evaluates to the same value for every lane: constants,
@@ -3425,7 +3458,8 @@ struct Interpreter::Impl {
       return It != Env.end() && isUniformInt(It->second);
     }
     if (auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-      if (auto *Prop = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+      if (auto *Prop = dyn_cast<MSPropertyRefExpr>(
+              PO->getSyntacticForm()->IgnoreParens()))
         if (auto *B = dyn_cast<DeclRefExpr>(
                 Prop->getBaseExpr()->IgnoreParenImpCasts())) {
           llvm::StringRef N = B->getDecl()->getName();
@@ -3537,7 +3571,6 @@ struct Interpreter::Impl {
       return;
     }
   }
-
 };
 
 Interpreter::Interpreter(ASTContext &Ctx, SymbolTable &Syms,
@@ -3635,7 +3668,8 @@ void Interpreter::setPadding(
 void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
 
 void Interpreter::setPointerOffsets(
-    const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> *Offsets) {
+    const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
+        *Offsets) {
   P->PointerOffsets = Offsets;
 }
 
