@@ -264,6 +264,51 @@ TEST(ClangdProxy, ClangdAndOurFindingsInOneSessionOnAnNvccProject) {
   unsetenv("XDG_CACHE_HOME");
 }
 
+// Our failure never breaks clangd: a lint that crashes (clang's
+// `#pragma clang __debug crash`, which clangd ignores) is recovered from and
+// shown; clangd's answers go on.
+TEST(ClangdProxy, OurCrashingLintLeavesClangdRunning) {
+  if (access(Clangd, X_OK) != 0)
+    GTEST_SKIP() << "needs clangd-22";
+  test::TempDir Dir("cal-clangd-crash");
+  std::string Text = "#pragma clang __debug crash\n"
+                     "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+                     "void host(float *x) { k<<<1, 32>>>(x); }\n";
+  ASSERT_TRUE(test::writeFile(Dir / "k.cu", Text));
+  setenv("XDG_CACHE_HOME", (Dir / "cache").c_str(), 1);
+  std::string LogPath = Dir / "stderr.log";
+  LspClient Client({CAL_TOOL_PATH, "--clangd", "--clangd-path=" + std::string(Clangd)},
+                   LogPath);
+  std::string Uri = "file://" + (Dir / "k.cu");
+  int Init = Client.request("initialize", {{"processId", nullptr},
+                                           {"rootUri", "file://" + Dir.path()},
+                                           {"capabilities", json::object()}});
+  ASSERT_TRUE(Client.response(Init)) << readLog(LogPath);
+  Client.notify("initialized", json::object());
+  Client.notify("textDocument/didOpen",
+                {{"textDocument",
+                  {{"uri", Uri}, {"languageId", "cuda-cpp"}, {"version", 1},
+                   {"text", Text}}}});
+  std::optional<json> Told = Client.waitFor([](const json &M) {
+    return M.value("method", "") == "window/showMessage";
+  });
+  ASSERT_TRUE(Told) << readLog(LogPath);
+  EXPECT_THAT(Told->dump(), HasSubstr("crashed"));
+  // clangd answers: `k` in the launch is defined on line 1.
+  int Def = Client.request("textDocument/definition",
+                           {{"textDocument", {{"uri", Uri}}},
+                            {"position", positionOf(Text, "k<<<")}});
+  std::optional<json> DefR = Client.response(Def);
+  ASSERT_TRUE(DefR && (*DefR)["result"].is_array() && !(*DefR)["result"].empty())
+      << (DefR ? DefR->dump() : "no response") << readLog(LogPath);
+  EXPECT_EQ((*DefR)["result"][0]["range"]["start"]["line"], 1);
+  int Shutdown = Client.request("shutdown", nullptr);
+  ASSERT_TRUE(Client.response(Shutdown));
+  Client.notify("exit", nullptr);
+  EXPECT_EQ(Client.finish(), 0) << readLog(LogPath);
+  unsetenv("XDG_CACHE_HOME");
+}
+
 TEST(ClangdProxy, WithoutClangdItIsOneLineAndExitThree) {
   test::ProcessResult R = test::runProcess(
       {CAL_TOOL_PATH, "--clangd", "--clangd-path=/nonexistent/clangd"});

@@ -194,6 +194,23 @@ TEST(Lsp, PublishesFindingsAndOffersThePaddingAsAQuickFix) {
   EXPECT_EQ(S.stop(), 0) << S.log();
 }
 
+// A lint that crashes (here clang's own `#pragma clang __debug crash`, a
+// trap in its preprocessor) is recovered from: an error on the document,
+// and the next version is linted as usual.
+TEST(Lsp, ACrashingLintIsAnErrorAndTheServerGoesOn) {
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open("#pragma clang __debug crash\n" + std::string(Tile), 1);
+  json Diags = S.diagnostics(1);
+  ASSERT_EQ(Diags.size(), 1u) << Diags.dump(1) << S.log();
+  EXPECT_EQ(Diags[0]["severity"], 1);
+  EXPECT_NE(Diags[0]["message"].get<std::string>().find("crashed"),
+            std::string::npos);
+  S.change(Tile, 2);
+  EXPECT_TRUE(findCode(S.diagnostics(2), "shared-bank-conflict")) << S.log();
+  EXPECT_EQ(S.stop(), 0) << S.log();
+}
+
 TEST(Lsp, AnEditWithoutSaveIsLintedAtItsNewPositions) {
   LspSession S;
   ASSERT_TRUE(S.start());

@@ -506,8 +506,12 @@ void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
       B.BuildPath = Build;
     Ours = std::make_unique<Session>(
         B, Settings,
-        Session::Hooks{[this](json::Value P) { onOurDiagnostics(std::move(P)); },
-                       nullptr});
+        Session::Hooks{
+            [this](json::Value P) { onOurDiagnostics(std::move(P)); }, nullptr,
+            [this](const std::string &File, const std::string &Why) {
+              // clangd goes on; the user hears why our findings are missing.
+              showMessage(2, Why + ": " + File);
+            }});
     Ours->initialize(Params.getAsObject());
     std::lock_guard<std::mutex> Lock(M);
     std::string Error;

@@ -2,6 +2,7 @@
 
 #include "tool/lsp/Session.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cal::lsp {
@@ -378,7 +379,27 @@ DocumentLint Session::lint(const DocumentSnapshot &S) {
   }
   log("lint " + S.File + " version " + llvm::Twine(S.Version));
   auto T0 = std::chrono::steady_clock::now();
-  DocumentLint R = lintDocument(S, B, LS, E);
+  static std::once_flag CrashRecovery;
+  std::call_once(CrashRecovery, [] { llvm::CrashRecoveryContext::Enable(); });
+  DocumentLint R;
+  llvm::CrashRecoveryContext Guard;
+  if (!Guard.RunSafely([&] { R = lintDocument(S, B, LS, E); })) {
+    std::string Why = "cuda-access-lint: the analysis of this file crashed "
+                      "(version " + std::to_string(S.Version) +
+                      "); it is tried again when the file changes";
+    log("the lint of " + S.File + " version " + llvm::Twine(S.Version) +
+        " crashed (recovered)");
+    R = DocumentLint();
+    R.Version = S.Version;
+    DiagnosticRecord D;
+    D.Severity = 1;
+    D.Message = Why;
+    R.Diagnostics.push_back(std::move(D));
+    R.CompilerErrors = 1;
+    if (H.LintCrashed)
+      H.LintCrashed(S.File, Why);
+    return R;
+  }
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - T0)
                   .count();

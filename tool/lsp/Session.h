@@ -10,7 +10,10 @@
 // against text it was not computed for. Each protocol front end owns the
 // transport and the messages' framing; the session owns no transport, and
 // calls its hooks with the session's lock held (so publications keep the
-// order of the lints): a hook must not call back into the session.
+// order of the lints): a hook must not call back into the session. A lint
+// that crashes (a signal in clang or the analyzer) is recovered from
+// (llvm::CrashRecoveryContext) and reported, so the session and whatever
+// shares the process (the proxy's clangd) go on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +51,11 @@ public:
     /// Asks the client to ask for inlay hints again (only called when the
     /// client said it can); may be empty.
     std::function<void()> RefreshInlayHints;
+    /// A lint crashed (and was recovered from): the file and a line saying
+    /// so; called on the worker thread, without the session's lock. May be
+    /// empty (the document's diagnostics say it anyway).
+    std::function<void(const std::string &File, const std::string &Why)>
+        LintCrashed;
   };
   /// Whether a request waits for the lint of the current text (the server)
   /// or is answered now, with null when that lint is not done (the proxy:
