@@ -1,0 +1,526 @@
+//===- InterpImpl.h - The interpreter's engine, private to analyzer/ -----===//
+//
+// struct Interpreter::Impl: one class, its state in one block, its methods
+// defined in files by concern (as clang's ExprEngine is):
+//
+//   analyzer/Interpreter.cpp            the public interface, helpers
+//   analyzer/interp/Expressions.cpp     rvalues: eval() per expression kind
+//   analyzer/interp/Arithmetic.cpp      integer operators on lane vectors
+//   analyzer/interp/Memory.cpp          lvalues, memory, access records
+//   analyzer/interp/Calls.cpp           inlining, calls not inlined
+//   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., cooperative
+//                                       groups, memory intrinsics
+//
+// Only those files include this header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_ACCESS_LINT_ANALYZER_INTERP_INTERPIMPL_H
+#define CUDA_ACCESS_LINT_ANALYZER_INTERP_INTERPIMPL_H
+
+#include "analyzer/Budget.h"
+#include "analyzer/Interpreter.h"
+#include "analyzer/SourceText.h"
+#include "analyzer/WarpModel.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <numeric>
+#include <set>
+
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cal {
+namespace interp {
+
+/// An lvalue: a local variable (with a field path into it), a place in
+/// memory, or unknown.
+struct LValue {
+  enum Kind { Unknown, Var, Memory } K = Unknown;
+  const clang::VarDecl *VD = nullptr;
+  llvm::SmallVector<const clang::FieldDecl *, 2> Path;
+  const MemRegion *Region = nullptr;
+  std::optional<LaneVec> Offset; // Memory: unset when the address is unknown
+  std::string Why;
+  clang::QualType Type;
+  std::vector<std::string> Assumed;
+
+  void assuming(const AbsValue &V) {
+    for (const std::string &S : V.Assumed)
+      if (std::find(Assumed.begin(), Assumed.end(), S) == Assumed.end())
+        Assumed.push_back(S);
+  }
+
+  static LValue unknown(std::string Why) {
+    LValue L;
+    L.Why = std::move(Why);
+    return L;
+  }
+};
+
+} // namespace interp
+
+struct Interpreter::Impl {
+  using LValue = interp::LValue;
+
+  //===--------------------------------------------------------------------===//
+  // Types
+  //===--------------------------------------------------------------------===//
+
+  struct Frame {
+    const clang::FunctionDecl *FD;
+    bool ReturnsRef;
+    std::vector<AbsValue> Returns;
+    std::vector<LValue> RefReturns;
+  };
+
+  /// A display identity: T*Q + R == X, with Q and R the symbols that name
+  /// `x / t` and `x % t` in the readable forms.
+  struct DivModIdentity {
+    SymbolId Q, R;
+    Poly T, X;
+  };
+
+  /// `v += e`, `v -= e`, `++v`, `v++`, `v = v + e`: the variable and the
+  /// increment expression (nullptr for +-1), with the sign.
+  struct LinearUpdate {
+    const clang::VarDecl *VD = nullptr;
+    const clang::Expr *Delta = nullptr;
+    int Sign = 1;
+  };
+
+  /// The trip count's range over the lanes that the last tripCountOf()
+  /// found (also when the lanes' counts differ).
+  /// (Members initialized: GCC 12 otherwise warns that an optional pair's
+  /// fields may be used uninitialized.)
+  struct TripBounds {
+    int64_t first = 0, second = 0;
+  };
+
+  /// The interpreter's state, to try something and take it back.
+  /// (Accesses are only ever appended: the snapshot keeps their count.)
+  struct Snapshot {
+    llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
+    llvm::DenseMap<const clang::VarDecl *, LValue> RefsSaved;
+    std::vector<Frame> FramesSaved;
+    size_t OutSize;
+    bool NeedConcrete;
+    LaneMask Active;
+    unsigned UndecidedConds;
+    std::vector<std::string> CondNotes;
+  };
+
+  //===--------------------------------------------------------------------===//
+  // State
+  //===--------------------------------------------------------------------===//
+
+  clang::ASTContext &Ctx;
+  SymbolTable &Syms;
+  const WarpInstance &W;
+  std::deque<MemRegion> &Regions;
+  std::vector<RawAccess> &Out;
+  llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
+  llvm::DenseMap<const clang::VarDecl *, LValue> Refs;
+  llvm::DenseMap<const clang::ValueDecl *, const MemRegion *> RegionOf;
+  LaneMask Active;
+  std::vector<LoopRef> Loops;
+  std::vector<const clang::Expr *> CallStack;
+  std::vector<Frame> Frames;
+  bool NeedConcrete = false;
+  /// Branches on a condition not decided per lane (a comparison with the
+  /// loop's counter, a loaded value, the block's position) that were taken
+  /// as if every active lane ran both sides; what the accesses under them
+  /// then rest on, stated with each.
+  unsigned UndecidedConds = 0;
+  std::vector<std::string> CondNotes;
+  /// Loops evaluated iteration by iteration run at most this many times.
+  static constexpr unsigned MaxConcreteIterations = 32;
+  /// While > 0, results are not used for masks or addresses (loop
+  /// conditions): an inexact comparison there needs no concrete warps.
+  unsigned Unused = 0;
+  std::map<std::string, SymbolId> Opaque;
+  /// Display instance: the multiplications whose one side varies with the
+  /// thread and whose other side is a constant other than 1.
+  llvm::DenseMap<const clang::Expr *, int64_t> ThreadScaledMuls;
+  static constexpr unsigned MaxInlineDepth = 8;
+  const std::map<const clang::VarDecl *, int64_t> *Padding = nullptr;
+  bool OnlyPadded = false;
+  const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
+      *PointerOffsets = nullptr;
+  /// The kernel configuration's budget: once spent, nothing more is
+  /// evaluated (statements are skipped, expressions are unknown).
+  BudgetMeter *Budget = nullptr;
+  std::vector<DivModIdentity> Identities;
+  std::set<std::string> LaneClassNotes;
+  /// Evaluating an if statement's condition (a branch, not a value: a
+  /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
+  bool InIfCondition = false;
+  std::optional<TripBounds> LastTripRange;
+
+  Impl(clang::ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
+       std::deque<MemRegion> &R, std::vector<RawAccess> &O)
+      : Ctx(C), Syms(S), W(Wi), Regions(R), Out(O), Active(Wi.Active) {}
+
+  //===--------------------------------------------------------------------===//
+  // Interpreter.cpp
+  //===--------------------------------------------------------------------===//
+
+  bool budgetSpent();
+
+  std::string text(const clang::Expr *E) const;
+
+  bool isSystem(clang::SourceLocation Loc) const;
+
+  std::optional<int64_t> sizeOf(clang::QualType T) const;
+
+  /// A symbol for a value the polynomials cannot express, the same for the
+  /// same key. \p From are the polynomials it is a function of: when they
+  /// move with an enclosing loop, so does the symbol (it is marked as
+  /// changing from one iteration to the next by an unknown amount).
+  SymbolId opaqueSymbol(const std::string &Key, const std::string &Name,
+                        std::initializer_list<const Poly *> From = {});
+
+  bool mentionsWarpSymbol(const Poly &P) const;
+
+  bool mentionsWarpSymbol(const LaneVec &V) const;
+
+  /// Interval of a polynomial's value from the symbols' ranges.
+  std::optional<std::pair<int64_t, int64_t>> range(const Poly &P) const;
+
+  /// A value that does not depend on the lane but cannot be written as a
+  /// polynomial: an opaque symbol, the same for the same inputs.
+  AbsValue uniformOpaque(const std::string &Key, const clang::Expr *E,
+                         std::initializer_list<const Poly *> From = {});
+
+  Snapshot snapshot() const;
+
+  void restore(const Snapshot &S);
+
+  /// An integer that is the same for every lane (of any warp position).
+  bool isUniformInt(const AbsValue &V) const;
+
+  /// Variables a statement may modify.
+  void collectModified(const clang::Stmt *S,
+                       llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
+
+  bool alwaysReturns(const clang::Stmt *S) const;
+
+  void execDecl(const clang::DeclStmt *DS);
+
+  void mergeInto(llvm::DenseMap<const clang::VarDecl *, AbsValue> &A,
+                 const llvm::DenseMap<const clang::VarDecl *, AbsValue> &B,
+                 std::optional<LaneMask> TakeA,
+                 const clang::Stmt *UniformBranch = nullptr);
+
+  void execIf(const clang::IfStmt *If);
+
+  /// Whether \p E evaluates to the same value for every lane: constants,
+  /// blockIdx/blockDim/gridDim, parameters and variables with lane-uniform
+  /// values (or in \p U), combined by operators without side effects.
+  bool uniformExpr(const clang::Expr *E,
+                   const llvm::SmallPtrSetImpl<const clang::VarDecl *> &U);
+
+  void exec(const clang::Stmt *S);
+
+  std::optional<LinearUpdate> linearUpdate(const clang::Stmt *S) const;
+
+  /// Whether \p E mentions \p VD.
+  static bool mentionsVar(const clang::Stmt *E, const clang::VarDecl *VD);
+
+  /// A `continue` of this loop (not of a nested one).
+  static bool continues(const clang::Stmt *S, bool Nested = false);
+
+  /// A return or goto, or a break (with \p Continue, a continue too) of
+  /// this loop, not of a nested loop or switch, in \p S.
+  static bool exits(const clang::Stmt *S, bool Continue, bool InLoop = false,
+                    bool InSwitch = false);
+
+  /// A break, continue, return or goto that leaves this loop's iteration
+  /// early.
+  static bool jumpsOut(const clang::Stmt *S);
+
+  /// A break, return or goto that leaves this loop before its header says
+  /// (a `continue` only ends the iteration).
+  static bool leavesEarly(const clang::Stmt *S);
+
+  /// The increments of a for-loop's increment expression (`i++`, `i += s`,
+  /// `i++, j += 2`).
+  void incrementsOf(const clang::Expr *Inc,
+                    std::vector<LinearUpdate> &Out) const;
+
+  /// The delta of a linear update, evaluated now; std::nullopt if it uses a
+  /// variable modified in the loop.
+  std::optional<AbsValue>
+  deltaOf(const LinearUpdate &U,
+          const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Modified);
+
+  /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
+  std::optional<int64_t> tripCount(const clang::Expr *Cond,
+                                   const clang::VarDecl *IV,
+                                   const AbsValue &Start, int64_t Step);
+
+  std::optional<int64_t> tripCountOf(clang::BinaryOperatorKind Op,
+                                     const AbsValue &Start,
+                                     const AbsValue &Bound, int64_t Step);
+
+  SymbolId loopSymbol(const std::string &Name, std::optional<int64_t> Trip,
+                      SymbolKind Kind, int64_t Start = 0, int64_t Step = 1);
+
+  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
+  /// counter scaled by a constant in the increment, with constant start and
+  /// bound: the trip count by counting (the reductions' and scans' loops).
+  template <typename EntryFn>
+  std::optional<std::pair<const clang::VarDecl *, int64_t>> geometricTrip(
+      const clang::Expr *Cond, const clang::Expr *Inc, const clang::Stmt *Body,
+      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified,
+      EntryFn EntryValue);
+
+  /// Runs a loop iteration by iteration when its condition is the same
+  /// constant for every lane at each test (and it has no break, continue or
+  /// return), at most MaxConcreteIterations times; the accesses of its body
+  /// are recorded once per iteration (the analyzer averages their facts, as
+  /// Nsight Compute averages over requests) and say so. Leaves the state as
+  /// it was and returns false when it cannot.
+  bool concreteIterations(const clang::Expr *Cond, const clang::Expr *Inc,
+                          const clang::Stmt *Body,
+                          const clang::DeclStmt *CondVar);
+
+  void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
+                const clang::Expr *Cond, const clang::Expr *Inc,
+                const clang::Stmt *Body,
+                const clang::DeclStmt *CondVar = nullptr);
+
+  /// Host code before a launch: walks the path from \p S to \p At,
+  /// executing the straight-line statements before it (declarations,
+  /// assignments to locals) and taking every variable that something else
+  /// (a branch, a loop, a call through a pointer) may change as unknown.
+  static bool containsStmt(const clang::Stmt *S, const clang::Stmt *At);
+
+  void forgetModified(const clang::Stmt *S);
+
+  void followTo(const clang::Stmt *S, const clang::Stmt *At);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Arithmetic.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// Floor division of one lane's value by K > 0, exact or std::nullopt.
+  std::optional<Poly> divLane(const Poly &A, int64_t K) const;
+
+  /// (S + c_L) / K and (S + c_L) % K when the lanes share a symbolic,
+  /// warp-uniform part S whose coefficients are multiples of g, g divides
+  /// K, and the lanes' constants c_L fall in one window [g*q, g*q + g):
+  /// then S + g*q = K*D + g*O with D, O the same for every lane, and the
+  /// lane's remainder is g*O + (c_L - g*q) < K. `x % W` with
+  /// x = 32*blockIdx.x + lane is exact this way (non-negative values, as
+  /// indices are).
+  std::optional<std::pair<LaneVec, LaneVec>> divModSplit(const LaneVec &A,
+                                                         int64_t K);
+
+  /// `x / t` and `x % t` by a lane-uniform symbolic `t` (a runtime row
+  /// length): q is a symbol, the same for the warp's lanes, and r is
+  /// x - t*q exactly, so that `t*(x / t) + x % t` comes out as x (llm.c's
+  /// `out + b*T*C + t*C` with b = idx / T, t = idx % T). When x differs
+  /// between lanes, sharing q rests on an assumption, carried by the
+  /// symbol: the warp's consecutive values do not straddle a multiple of t
+  /// (t large, as runtime sizes are taken to be). The lanes' values must
+  /// share their symbolic part (differ by constants).
+  std::optional<AbsValue> divModSymbolic(const LaneVec &X, const LaneVec &Y,
+                                         const clang::Expr *E, bool Rem);
+
+  std::optional<LaneVec> divide(const LaneVec &A, int64_t K);
+
+  std::optional<LaneVec> modulo(const LaneVec &A, int64_t K);
+
+  std::optional<LaneVec> moduloExact(const LaneVec &A, int64_t K);
+
+  /// Splits P into a part divisible by 2^Bits and a constant low part in
+  /// [0, 2^Bits); std::nullopt if the symbolic part is not divisible.
+  std::optional<std::pair<Poly, int64_t>> splitLowBits(const Poly &P,
+                                                       int Bits) const;
+
+  AbsValue binaryInt(clang::BinaryOperatorKind Op, const AbsValue &A,
+                     const AbsValue &B, const clang::Expr *E);
+
+  AbsValue binaryIntImpl(clang::BinaryOperatorKind Op, const AbsValue &A,
+                         const AbsValue &B, const clang::Expr *E);
+
+  bool mentionsThread(const LaneVec &V) const;
+
+  std::optional<LaneVec> bitAnd(const LaneVec &X, const LaneVec &Y);
+
+  std::optional<LaneVec> bitOrXor(clang::BinaryOperatorKind Op,
+                                  const LaneVec &X, const LaneVec &Y);
+
+  /// Per-lane truth of a value (bit L set = lane L true); std::nullopt when
+  /// some lane's value is not a known constant.
+  std::optional<LaneMask> truth(const LaneVec &V) const;
+
+  /// `y == 0` with y = 4*blockIdx.y + threadIdx.y: the lanes differ by
+  /// known amounts but the part they share (the block's position, a runtime
+  /// value) is not known. Equality holds, in the blocks where it holds at
+  /// all, for one class of lanes that agree with each other; taken as the
+  /// class of the first active lane, and stated.
+  std::optional<AbsValue> equalityByLaneClass(clang::BinaryOperatorKind Op,
+                                              const LaneVec &X,
+                                              const LaneVec &Y);
+
+  /// `i < n`, `i + 3 < n`, `i >= n` with i the thread's index and n a
+  /// runtime value (or the block's position in i): a bound. The lanes are
+  /// in range in every block but the grid's last: taken in that common case
+  /// (true for `i < n`, false for `i >= n`), the same for every lane, and
+  /// stated. Not for a comparison with a loop's counter or the block's size
+  /// (`tx <= m`, `tid < blockDim.x / 2`: the lanes split), which stays
+  /// undecided.
+  std::optional<AbsValue> boundCommonCase(clang::BinaryOperatorKind Op,
+                                          const LaneVec &X, const LaneVec &Y);
+
+  AbsValue compare(clang::BinaryOperatorKind Op, const LaneVec &X,
+                   const LaneVec &Y);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Memory.cpp
+  //===--------------------------------------------------------------------===//
+
+  const MemRegion *regionFor(const clang::ValueDecl *D, MemSpace Space);
+
+  /// A kernel parameter of struct type (`Params p`): its pointer fields
+  /// point into global objects of their own (cudaMalloc'ed, 256-byte
+  /// aligned, as pointer parameters are), its integer fields are symbols the
+  /// same for the whole grid, nested structs likewise (bounded depth).
+  AbsValue paramStruct(clang::QualType T, const std::string &Path,
+                       unsigned Depth);
+
+  /// The base variable of an access, as written.
+  std::string arrayName(const clang::Expr *E) const;
+
+  void record(AccessKind Kind, const LValue &LV, const clang::Expr *E,
+              clang::QualType T, const clang::Expr *IndexHint = nullptr);
+
+  const clang::Expr *findStrideTerm(const clang::Expr *E) const;
+
+  /// A pointer whose offset is no longer known keeps the object it points
+  /// into: accesses through it are still recorded (with unknown addresses).
+  static AbsValue unknownPointer(const AbsValue &Old, std::string Why);
+
+  LValue memoryAt(const AbsValue &Ptr, clang::QualType T,
+                  const std::string &Why);
+
+  LValue evalLValue(const clang::Expr *E);
+
+  /// The lvalue of an expression already evaluated for its side effects.
+  LValue evalLValueNoEffects(const clang::Expr *E);
+
+  LValue lvalueOfVar(const clang::VarDecl *VD, const clang::Expr *At);
+
+  LValue lvalueOfDecl(const clang::DeclRefExpr *D);
+
+  /// The size of \p ElemT, a sub-array (or element) of the region's
+  /// declared array, under the hypothetical padding of its innermost
+  /// dimension.
+  std::optional<int64_t> elementSize(clang::QualType ElemT, const MemRegion *R);
+
+  LValue offsetBy(const AbsValue &Base, const AbsValue &Idx,
+                  clang::QualType ElemT, const clang::Expr *IdxExpr);
+
+  LValue fieldOf(const LValue &Base, const clang::FieldDecl *FD,
+                 clang::QualType T);
+
+  AbsValue readVar(const LValue &L);
+
+  void writeVar(const LValue &L, AbsValue V);
+
+  /// Reads an lvalue (recording a load when it is memory).
+  AbsValue read(const LValue &L, const clang::Expr *AccessExpr,
+                clang::QualType T);
+
+  void write(const LValue &L, AbsValue V, const clang::Expr *AccessExpr,
+             clang::QualType T, AccessKind Kind = AccessKind::Store);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Expressions.cpp
+  //===--------------------------------------------------------------------===//
+
+  AbsValue constantOf(const clang::Expr *E);
+
+  AbsValue evalPseudo(const clang::PseudoObjectExpr *PO);
+
+  AbsValue castValue(const clang::CastExpr *CE);
+
+  AbsValue pointerArith(clang::BinaryOperatorKind Op, const AbsValue &Ptr,
+                        const AbsValue &Int, clang::QualType Pointee);
+
+  AbsValue evalBinary(const clang::BinaryOperator *B);
+
+  AbsValue evalUnary(const clang::UnaryOperator *U);
+
+  AbsValue evalConditional(const clang::AbstractConditionalOperator *C);
+
+  /// `W = (i == 0) ? c : c - 1`: an equality between a thread's position
+  /// (threadIdx, the warp's place, blockIdx) and a bound that holds only at
+  /// the edge of the block or grid. Per lane where the ranges decide it;
+  /// elsewhere it is taken in its common case (an equality false, an
+  /// inequality true), which is stated with every access that uses the
+  /// value. A condition of other values (a parameter switch) is no edge.
+  std::optional<AbsValue> edgeConditional(const clang::Expr *CondE,
+                                          const AbsValue &T, const AbsValue &F);
+
+  /// Lane-wise selection: lanes in \p Mask take \p T, the others \p F.
+  AbsValue select(LaneMask Mask, const AbsValue &T, const AbsValue &F);
+
+  AbsValue evalConstruct(const clang::CXXConstructExpr *CE);
+
+  AbsValue eval(const clang::Expr *E);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Calls.cpp
+  //===--------------------------------------------------------------------===//
+
+  static bool nameIn(llvm::StringRef N,
+                     std::initializer_list<llvm::StringRef> L);
+
+  void evalCallArgs(const clang::CallExpr *C);
+
+  /// Inlines a call to a user function with a body. Returns false when the
+  /// call is not inlined.
+  bool inlineCall(const clang::CallExpr *C, bool WantLValue, AbsValue *Result,
+                  LValue *LResult);
+
+  AbsValue evalCall(const clang::CallExpr *C);
+
+  //===--------------------------------------------------------------------===//
+  // interp/models/CudaBuiltins.cpp
+  //===--------------------------------------------------------------------===//
+
+  AbsValue builtinVar(const clang::Expr *Base, llvm::StringRef Member);
+
+  static bool isDim3Like(clang::QualType T);
+
+  AbsValue dim3Value(clang::QualType T, const std::array<AbsValue, 3> &XYZ);
+
+  /// Linear thread index in the block, threadIdx.x fastest.
+  std::optional<LaneVec> linearTid();
+
+  /// cooperative_groups: thread_rank(), thread_index(), group_index() ...
+  std::optional<AbsValue> cooperativeGroupsCall(const clang::CallExpr *MC,
+                                                const clang::CXXMethodDecl *MD);
+
+  /// Loads, stores and atomics that take a pointer: __ldg(p), __stcs(p, v),
+  /// atomicAdd(p, v) ...
+  std::optional<AbsValue> memoryIntrinsic(const clang::CallExpr *C,
+                                          llvm::StringRef Name);
+};
+
+} // namespace cal
+
+#endif
