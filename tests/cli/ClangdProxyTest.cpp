@@ -309,6 +309,18 @@ TEST(ClangdProxy, OurCrashingLintLeavesClangdRunning) {
   unsetenv("XDG_CACHE_HOME");
 }
 
+// Editors ask the binary in clangd's place for clangd's version.
+TEST(ClangdProxy, VersionIsOursThenClangds) {
+  if (access(Clangd, X_OK) != 0)
+    GTEST_SKIP() << "needs clangd-22";
+  test::ProcessResult R = test::runProcess(
+      {CAL_TOOL_PATH, "--clangd", "--clangd-path=" + std::string(Clangd), "--",
+       "--version"});
+  EXPECT_TRUE(R.exitedWith(0)) << R.describe() << R.Stderr;
+  EXPECT_THAT(R.Stdout, HasSubstr("cuda-access-lint version"));
+  EXPECT_THAT(R.Stdout, HasSubstr("clangd version 22"));
+}
+
 TEST(ClangdProxy, WithoutClangdItIsOneLineAndExitThree) {
   test::ProcessResult R = test::runProcess(
       {CAL_TOOL_PATH, "--clangd", "--clangd-path=/nonexistent/clangd"});

@@ -1057,6 +1057,16 @@ int serveClangdProxy(std::FILE *In, llvm::raw_ostream &Out,
                  << " (--clangd-path=PATH names one)\n";
     return 3;
   }
+  // Editors ask their clangd for its version (`clangd --version`): clangd's
+  // answer, after ours.
+  if (O.ClangdArgs.size() == 1 && O.ClangdArgs[0] == "--version") {
+    Out << "cuda-access-lint version " << CAL_VERSION << " (--clangd), with:\n";
+    Out.flush();
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt,
+                                                  std::nullopt};
+    return llvm::sys::ExecuteAndWait(Clangd, {Clangd, "--version"}, std::nullopt,
+                                     Redirects);
+  }
   // A clangd that is gone makes writes to it fail, not end the proxy.
   signal(SIGPIPE, SIG_IGN);
   L::Logger::setLogLevel(L::Logger::Level::Error);
