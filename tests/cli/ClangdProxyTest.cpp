@@ -309,6 +309,70 @@ TEST(ClangdProxy, OurCrashingLintLeavesClangdRunning) {
   unsetenv("XDG_CACHE_HOME");
 }
 
+// clangd is started again three times at most; after that the client is
+// told it stays down, requests are answered with ours or an error, and
+// shutdown and exit still end the proxy cleanly.
+TEST(ClangdProxy, ClangdIsRestartedThreeTimesAtMost) {
+  if (access(Clangd, X_OK) != 0)
+    GTEST_SKIP() << "needs clangd-22";
+  test::TempDir Dir("cal-clangd-restarts");
+  std::string Text = "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n";
+  ASSERT_TRUE(test::writeFile(Dir / "k.cu", Text));
+  setenv("XDG_CACHE_HOME", (Dir / "cache").c_str(), 1);
+  std::string LogPath = Dir / "stderr.log";
+  LspClient Client({CAL_TOOL_PATH, "--clangd", "--clangd-path=" + std::string(Clangd)},
+                   LogPath);
+  std::string Uri = "file://" + (Dir / "k.cu");
+  int Init = Client.request("initialize", {{"processId", nullptr},
+                                           {"rootUri", "file://" + Dir.path()},
+                                           {"capabilities", json::object()}});
+  ASSERT_TRUE(Client.response(Init)) << readLog(LogPath);
+  Client.notify("initialized", json::object());
+  Client.notify("textDocument/didOpen",
+                {{"textDocument",
+                  {{"uri", Uri}, {"languageId", "cuda-cpp"}, {"version", 1},
+                   {"text", Text}}}});
+  auto Messages = [&](size_t From) {
+    std::vector<std::string> Out;
+    for (size_t I = From; I < Client.received().size(); ++I)
+      if (Client.received()[I].value("method", "") == "window/showMessage")
+        Out.push_back(Client.received()[I]["params"]["message"]);
+    return Out;
+  };
+  for (unsigned Kill = 1; Kill <= 4; ++Kill) {
+    // Wait for this clangd to be running (started, and answering).
+    int Ping = Client.request("textDocument/hover",
+                              {{"textDocument", {{"uri", Uri}}},
+                               {"position", {{"line", 0}, {"character", 16}}}});
+    ASSERT_TRUE(Client.response(Ping)) << readLog(LogPath);
+    std::vector<int> Pids = clangdPids(readLog(LogPath));
+    ASSERT_EQ(Pids.size(), Kill) << readLog(LogPath);
+    size_t Before = Client.received().size();
+    ASSERT_EQ(kill(Pids.back(), SIGKILL), 0);
+    ASSERT_TRUE(Client.waitFor(
+        [](const json &M) { return M.value("method", "") == "window/showMessage"; },
+        60, Before))
+        << readLog(LogPath);
+    std::vector<std::string> Told = Messages(Before);
+    ASSERT_EQ(Told.size(), 1u);
+    EXPECT_THAT(Told[0], HasSubstr(Kill <= 3 ? "restarting it (" + std::to_string(Kill) + " of 3)"
+                                             : "not restarting"));
+  }
+  // No clangd now: a request is still answered.
+  int Def = Client.request("textDocument/definition",
+                           {{"textDocument", {{"uri", Uri}}},
+                            {"position", {{"line", 0}, {"character", 16}}}});
+  std::optional<json> DefR = Client.response(Def);
+  ASSERT_TRUE(DefR);
+  EXPECT_TRUE(DefR->contains("error")) << DefR->dump();
+  EXPECT_EQ(clangdPids(readLog(LogPath)).size(), 4u);
+  int Shutdown = Client.request("shutdown", nullptr);
+  ASSERT_TRUE(Client.response(Shutdown));
+  Client.notify("exit", nullptr);
+  EXPECT_EQ(Client.finish(), 0) << readLog(LogPath);
+  unsetenv("XDG_CACHE_HOME");
+}
+
 // Editors ask the binary in clangd's place for clangd's version.
 TEST(ClangdProxy, VersionIsOursThenClangds) {
   if (access(Clangd, X_OK) != 0)

@@ -2,7 +2,9 @@
 //
 // `cuda-access-lint --clangd` stands in for clangd's binary: it starts the
 // real clangd (clangd-22, else clangd on PATH) on the translated compile
-// database (--export-compile-commands's, so clangd parses nvcc projects),
+// database (--export-compile-commands's, so clangd parses nvcc projects: of
+// -p, else of the workspace root or its build/, else of the first CUDA
+// file opened, clangd then started again on it),
 // relays the LSP session both ways unchanged, and merges this tool's
 // answers into clangd's for CUDA documents:
 //  - publishDiagnostics: clangd's and the findings of the lint of the
