@@ -10,6 +10,10 @@
 //   analyzer/interp/Calls.cpp           inlining, calls not inlined
 //   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., cooperative
 //                                       groups, memory intrinsics
+//   analyzer/interp/Statements.cpp      statements, if, switch, return
+//   analyzer/interp/LoopShape.cpp       a loop's counter, updates, trip count
+//   analyzer/interp/Loops.cpp           loops, symbolic or iteration by
+//   iteration analyzer/interp/HostEval.cpp        host code at launch sites
 //
 // Only those files include this header.
 //
@@ -208,107 +212,6 @@ struct Interpreter::Impl {
 
   /// An integer that is the same for every lane (of any warp position).
   bool isUniformInt(const AbsValue &V) const;
-
-  /// Variables a statement may modify.
-  void collectModified(const clang::Stmt *S,
-                       llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
-
-  bool alwaysReturns(const clang::Stmt *S) const;
-
-  void execDecl(const clang::DeclStmt *DS);
-
-  void mergeInto(llvm::DenseMap<const clang::VarDecl *, AbsValue> &A,
-                 const llvm::DenseMap<const clang::VarDecl *, AbsValue> &B,
-                 std::optional<LaneMask> TakeA,
-                 const clang::Stmt *UniformBranch = nullptr);
-
-  void execIf(const clang::IfStmt *If);
-
-  /// Whether \p E evaluates to the same value for every lane: constants,
-  /// blockIdx/blockDim/gridDim, parameters and variables with lane-uniform
-  /// values (or in \p U), combined by operators without side effects.
-  bool uniformExpr(const clang::Expr *E,
-                   const llvm::SmallPtrSetImpl<const clang::VarDecl *> &U);
-
-  void exec(const clang::Stmt *S);
-
-  std::optional<LinearUpdate> linearUpdate(const clang::Stmt *S) const;
-
-  /// Whether \p E mentions \p VD.
-  static bool mentionsVar(const clang::Stmt *E, const clang::VarDecl *VD);
-
-  /// A `continue` of this loop (not of a nested one).
-  static bool continues(const clang::Stmt *S, bool Nested = false);
-
-  /// A return or goto, or a break (with \p Continue, a continue too) of
-  /// this loop, not of a nested loop or switch, in \p S.
-  static bool exits(const clang::Stmt *S, bool Continue, bool InLoop = false,
-                    bool InSwitch = false);
-
-  /// A break, continue, return or goto that leaves this loop's iteration
-  /// early.
-  static bool jumpsOut(const clang::Stmt *S);
-
-  /// A break, return or goto that leaves this loop before its header says
-  /// (a `continue` only ends the iteration).
-  static bool leavesEarly(const clang::Stmt *S);
-
-  /// The increments of a for-loop's increment expression (`i++`, `i += s`,
-  /// `i++, j += 2`).
-  void incrementsOf(const clang::Expr *Inc,
-                    std::vector<LinearUpdate> &Out) const;
-
-  /// The delta of a linear update, evaluated now; std::nullopt if it uses a
-  /// variable modified in the loop.
-  std::optional<AbsValue>
-  deltaOf(const LinearUpdate &U,
-          const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Modified);
-
-  /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
-  std::optional<int64_t> tripCount(const clang::Expr *Cond,
-                                   const clang::VarDecl *IV,
-                                   const AbsValue &Start, int64_t Step);
-
-  std::optional<int64_t> tripCountOf(clang::BinaryOperatorKind Op,
-                                     const AbsValue &Start,
-                                     const AbsValue &Bound, int64_t Step);
-
-  SymbolId loopSymbol(const std::string &Name, std::optional<int64_t> Trip,
-                      SymbolKind Kind, int64_t Start = 0, int64_t Step = 1);
-
-  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
-  /// counter scaled by a constant in the increment, with constant start and
-  /// bound: the trip count by counting (the reductions' and scans' loops).
-  template <typename EntryFn>
-  std::optional<std::pair<const clang::VarDecl *, int64_t>> geometricTrip(
-      const clang::Expr *Cond, const clang::Expr *Inc, const clang::Stmt *Body,
-      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified,
-      EntryFn EntryValue);
-
-  /// Runs a loop iteration by iteration when its condition is the same
-  /// constant for every lane at each test (and it has no break, continue or
-  /// return), at most MaxConcreteIterations times; the accesses of its body
-  /// are recorded once per iteration (the analyzer averages their facts, as
-  /// Nsight Compute averages over requests) and say so. Leaves the state as
-  /// it was and returns false when it cannot.
-  bool concreteIterations(const clang::Expr *Cond, const clang::Expr *Inc,
-                          const clang::Stmt *Body,
-                          const clang::DeclStmt *CondVar);
-
-  void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
-                const clang::Expr *Cond, const clang::Expr *Inc,
-                const clang::Stmt *Body,
-                const clang::DeclStmt *CondVar = nullptr);
-
-  /// Host code before a launch: walks the path from \p S to \p At,
-  /// executing the straight-line statements before it (declarations,
-  /// assignments to locals) and taking every variable that something else
-  /// (a branch, a loop, a call through a pointer) may change as unknown.
-  static bool containsStmt(const clang::Stmt *S, const clang::Stmt *At);
-
-  void forgetModified(const clang::Stmt *S);
-
-  void followTo(const clang::Stmt *S, const clang::Stmt *At);
 
   //===--------------------------------------------------------------------===//
   // interp/Arithmetic.cpp
@@ -519,6 +422,123 @@ struct Interpreter::Impl {
   /// atomicAdd(p, v) ...
   std::optional<AbsValue> memoryIntrinsic(const clang::CallExpr *C,
                                           llvm::StringRef Name);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Statements.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// Variables a statement may modify.
+  void collectModified(const clang::Stmt *S,
+                       llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
+
+  bool alwaysReturns(const clang::Stmt *S) const;
+
+  void execDecl(const clang::DeclStmt *DS);
+
+  void mergeInto(llvm::DenseMap<const clang::VarDecl *, AbsValue> &A,
+                 const llvm::DenseMap<const clang::VarDecl *, AbsValue> &B,
+                 std::optional<LaneMask> TakeA,
+                 const clang::Stmt *UniformBranch = nullptr);
+
+  void execIf(const clang::IfStmt *If);
+
+  /// Whether \p E evaluates to the same value for every lane: constants,
+  /// blockIdx/blockDim/gridDim, parameters and variables with lane-uniform
+  /// values (or in \p U), combined by operators without side effects.
+  bool uniformExpr(const clang::Expr *E,
+                   const llvm::SmallPtrSetImpl<const clang::VarDecl *> &U);
+
+  void exec(const clang::Stmt *S);
+
+  //===--------------------------------------------------------------------===//
+  // interp/LoopShape.cpp
+  //===--------------------------------------------------------------------===//
+
+  std::optional<LinearUpdate> linearUpdate(const clang::Stmt *S) const;
+
+  /// Whether \p E mentions \p VD.
+  static bool mentionsVar(const clang::Stmt *E, const clang::VarDecl *VD);
+
+  /// A `continue` of this loop (not of a nested one).
+  static bool continues(const clang::Stmt *S, bool Nested = false);
+
+  /// A return or goto, or a break (with \p Continue, a continue too) of
+  /// this loop, not of a nested loop or switch, in \p S.
+  static bool exits(const clang::Stmt *S, bool Continue, bool InLoop = false,
+                    bool InSwitch = false);
+
+  /// A break, continue, return or goto that leaves this loop's iteration
+  /// early.
+  static bool jumpsOut(const clang::Stmt *S);
+
+  /// A break, return or goto that leaves this loop before its header says
+  /// (a `continue` only ends the iteration).
+  static bool leavesEarly(const clang::Stmt *S);
+
+  /// The increments of a for-loop's increment expression (`i++`, `i += s`,
+  /// `i++, j += 2`).
+  void incrementsOf(const clang::Expr *Inc,
+                    std::vector<LinearUpdate> &Out) const;
+
+  /// The delta of a linear update, evaluated now; std::nullopt if it uses a
+  /// variable modified in the loop.
+  std::optional<AbsValue>
+  deltaOf(const LinearUpdate &U,
+          const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Modified);
+
+  /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
+  std::optional<int64_t> tripCount(const clang::Expr *Cond,
+                                   const clang::VarDecl *IV,
+                                   const AbsValue &Start, int64_t Step);
+
+  std::optional<int64_t> tripCountOf(clang::BinaryOperatorKind Op,
+                                     const AbsValue &Start,
+                                     const AbsValue &Bound, int64_t Step);
+
+  SymbolId loopSymbol(const std::string &Name, std::optional<int64_t> Trip,
+                      SymbolKind Kind, int64_t Start = 0, int64_t Step = 1);
+
+  //===--------------------------------------------------------------------===//
+  // interp/Loops.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
+  /// counter scaled by a constant in the increment, with constant start and
+  /// bound: the trip count by counting (the reductions' and scans' loops).
+  template <typename EntryFn>
+  std::optional<std::pair<const clang::VarDecl *, int64_t>> geometricTrip(
+      const clang::Expr *Cond, const clang::Expr *Inc, const clang::Stmt *Body,
+      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified,
+      EntryFn EntryValue);
+
+  /// Runs a loop iteration by iteration when its condition is the same
+  /// constant for every lane at each test (and it has no break, continue or
+  /// return), at most MaxConcreteIterations times; the accesses of its body
+  /// are recorded once per iteration (the analyzer averages their facts, as
+  /// Nsight Compute averages over requests) and say so. Leaves the state as
+  /// it was and returns false when it cannot.
+  bool concreteIterations(const clang::Expr *Cond, const clang::Expr *Inc,
+                          const clang::Stmt *Body,
+                          const clang::DeclStmt *CondVar);
+
+  void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
+                const clang::Expr *Cond, const clang::Expr *Inc,
+                const clang::Stmt *Body,
+                const clang::DeclStmt *CondVar = nullptr);
+
+  //===--------------------------------------------------------------------===//
+  // interp/HostEval.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// Host code before a launch: walks the path from \p S to \p At,
+  /// executing the straight-line statements before it (declarations,
+  /// assignments to locals) and taking every variable that something else
+  /// (a branch, a loop, a call through a pointer) may change as unknown.
+  static bool containsStmt(const clang::Stmt *S, const clang::Stmt *At);
+
+  void forgetModified(const clang::Stmt *S);
+
+  void followTo(const clang::Stmt *S, const clang::Stmt *At);
 };
 
 } // namespace cal
