@@ -18,6 +18,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -845,6 +846,27 @@ bool Proxy::spawnLocked(std::string &Error) {
 }
 
 void Proxy::readClangd(std::shared_ptr<ClangdProcess> C, unsigned G) {
+  // clangd's output is read as it comes, whatever the proxy is doing, and
+  // handled in order on a thread of its own: clangd never waits to write,
+  // so it always reads what the proxy writes to it (which the proxy does
+  // holding its lock).
+  std::mutex QM;
+  std::condition_variable QC;
+  std::deque<json::Object> Q;
+  bool Done = false;
+  std::thread Dispatch([&] {
+    std::unique_lock<std::mutex> Lock(QM);
+    while (true) {
+      QC.wait(Lock, [&] { return Done || !Q.empty(); });
+      if (Q.empty())
+        return;
+      json::Object O = std::move(Q.front());
+      Q.pop_front();
+      Lock.unlock();
+      fromClangd(std::move(O), G);
+      Lock.lock();
+    }
+  });
   std::string Raw;
   while (C->read(Raw)) {
     llvm::Expected<json::Value> V = json::parse(Raw);
@@ -852,9 +874,18 @@ void Proxy::readClangd(std::shared_ptr<ClangdProcess> C, unsigned G) {
       llvm::consumeError(V.takeError());
       continue;
     }
-    if (json::Object *O = V->getAsObject())
-      fromClangd(std::move(*O), G);
+    if (json::Object *O = V->getAsObject()) {
+      std::lock_guard<std::mutex> Lock(QM);
+      Q.push_back(std::move(*O));
+    }
+    QC.notify_one();
   }
+  {
+    std::lock_guard<std::mutex> Lock(QM);
+    Done = true;
+  }
+  QC.notify_one();
+  Dispatch.join();
   int Status = C->finish(std::chrono::seconds(2));
   clangdExited(G, Status);
 }
