@@ -373,6 +373,71 @@ TEST(ClangdProxy, ClangdIsRestartedThreeTimesAtMost) {
   unsetenv("XDG_CACHE_HOME");
 }
 
+// clangd syncs documents incrementally, in the encoding it negotiated
+// (UTF-16 here): the proxy applies the edits' ranges to its copy and to the
+// session's in that encoding, so our findings move with the text. "×" is
+// one UTF-16 unit and two bytes; "é" is inserted right after it.
+TEST(ClangdProxy, IncrementalEditsAreAppliedInClangdsEncoding) {
+  if (access(Clangd, X_OK) != 0)
+    GTEST_SKIP() << "needs clangd-22";
+  std::string Text = Transpose;
+  size_t Out = Text.find("    out[(y + j)");
+  ASSERT_NE(Out, std::string::npos);
+  Text.insert(Out + 4, "/* 32×32 */ ");
+  test::TempDir Dir("cal-clangd-incremental");
+  ASSERT_TRUE(test::writeFile(Dir / "t.cu", Text));
+  setenv("XDG_CACHE_HOME", (Dir / "cache").c_str(), 1);
+  std::string LogPath = Dir / "stderr.log";
+  LspClient Client({CAL_TOOL_PATH, "--clangd", "--clangd-path=" + std::string(Clangd)},
+                   LogPath);
+  std::string Uri = "file://" + (Dir / "t.cu");
+  int Init = Client.request("initialize", {{"processId", nullptr},
+                                           {"rootUri", "file://" + Dir.path()},
+                                           {"capabilities", json::object()}});
+  std::optional<json> InitR = Client.response(Init);
+  ASSERT_TRUE(InitR) << readLog(LogPath);
+  EXPECT_EQ((*InitR)["result"]["capabilities"]["textDocumentSync"]["change"], 2)
+      << "clangd's incremental sync";
+  Client.notify("initialized", json::object());
+  Client.notify("textDocument/didOpen",
+                {{"textDocument",
+                  {{"uri", Uri}, {"languageId", "cuda-cpp"}, {"version", 1},
+                   {"text", Text}}}});
+  auto OurFinding = [&](int Version) -> std::optional<json> {
+    std::optional<json> M = Client.waitFor([&](const json &M) {
+      return isDiagnostics(M) && M["params"].value("version", 0) == Version &&
+             ours(M["params"]["diagnostics"]);
+    });
+    if (!M)
+      return std::nullopt;
+    for (const json &D : (*M)["params"]["diagnostics"])
+      if (D["source"] == "cuda-access-lint")
+        return D;
+    return std::nullopt;
+  };
+  std::optional<json> First = OurFinding(1);
+  ASSERT_TRUE(First) << readLog(LogPath);
+  int Line = (*First)["range"]["start"]["line"];
+  int Character = (*First)["range"]["start"]["character"];
+  EXPECT_EQ(Line, 12);
+  // After "/* 32×": 4 + 6 UTF-16 units into the line (7 bytes).
+  json At = {{"line", Line}, {"character", 4 + 6}};
+  Client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", Uri}, {"version", 2}}},
+                 {"contentChanges",
+                  json::array({{{"range", {{"start", At}, {"end", At}}},
+                                {"text", "é"}}})}});
+  std::optional<json> Second = OurFinding(2);
+  ASSERT_TRUE(Second) << readLog(LogPath);
+  EXPECT_EQ((*Second)["range"]["start"]["line"], Line);
+  EXPECT_EQ((*Second)["range"]["start"]["character"], Character + 1);
+  int Shutdown = Client.request("shutdown", nullptr);
+  ASSERT_TRUE(Client.response(Shutdown));
+  Client.notify("exit", nullptr);
+  EXPECT_EQ(Client.finish(), 0) << readLog(LogPath);
+  unsetenv("XDG_CACHE_HOME");
+}
+
 // Editors ask the binary in clangd's place for clangd's version.
 TEST(ClangdProxy, VersionIsOursThenClangds) {
   if (access(Clangd, X_OK) != 0)
