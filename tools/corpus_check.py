@@ -6,7 +6,7 @@ The corpus lives outside this repository: <corpus>/<owner>+<name>/ for each
 repository of the manifest (tools/corpus.json: repository, commit, include
 folders). For every .cu file it runs, in the file's directory:
 
-  tool:  cuda-access-lint --format=json FILE -- -std=c++17 -I<includes>
+  tool:  cuda-access-lint --format=json --accesses FILE -- -std=c++17 -I<includes>
   clang: clang++-22 -x cuda --cuda-device-only --offload-arch=sm_90
          -fsyntax-only --cuda-path=<toolkit> -Wno-unknown-cuda-version -w
          -std=c++17 -I<includes> FILE
@@ -15,8 +15,10 @@ folders). For every .cu file it runs, in the file's directory:
 
 and reports, per repository: exit statuses, crashes (a signal), files over
 the time budget (--ratio times clang's parse) or the memory budget, the
-classes of the first parse error, and the tool's time and peak memory next
-to clang's. With --nvcc, the files nvcc compiles that the tool does not
+classes of the first parse error, kernels stopped by the analysis budget,
+the coverage (accesses whose lanes' addresses are known, with the most common
+reasons for the others), and the tool's time and peak memory next to
+clang's. With --nvcc, the files nvcc compiles that the tool does not
 parse cleanly are listed: that is the number to bring to zero.
 
 Standard library only. The summary table is printed last.
@@ -114,9 +116,17 @@ def corpus_files(corpus, manifest, only):
                         includes + entry.get("extra_args", [])
 
 
+def reason_class(reason):
+    """An unknown-address reason with its names left out, to count alike
+    reasons together: "`i` is modified in a loop" -> "`_` is modified in a
+    loop"."""
+    return re.sub(r"`[^`]*`", "`_`", reason)
+
+
 def check_file(repo, rel, path, includes, args, nvcc_cache):
     cwd = os.path.dirname(path)
-    tool_cmd = [args.tool, "--format=json", *args.tool_arg, path, "--",
+    tool_cmd = [args.tool, "--format=json", "--accesses", *args.tool_arg,
+                path, "--",
                 "-std=c++17", *includes]
     clang_cmd = [args.clang, "-x", "cuda", "--cuda-device-only",
                  f"--offload-arch={args.arch}", "-fsyntax-only",
@@ -140,6 +150,14 @@ def check_file(repo, rel, path, includes, args, nvcc_cache):
         rec["tool"]["findings"] = len(doc.get("findings", []))
         rec["tool"]["diagnostics"] = [
             d.get("message", "") for d in doc.get("diagnostics", [])]
+        rec["tool"]["budget_stops"] = sum(
+            1 for k in doc.get("kernels", []) if "analysis_stopped" in k)
+        # Coverage: accesses whose lanes' addresses are known.
+        accesses = doc.get("accesses", [])
+        rec["tool"]["accesses"] = len(accesses)
+        rec["tool"]["unknown_reasons"] = [
+            reason_class(a["unknown_reason"]) for a in accesses
+            if a.get("unknown_reason")]
     except (ValueError, AttributeError):
         rec["tool"]["kernels"] = rec["tool"]["findings"] = None
     if tool["status"] == 2 or tool["status"] < 0 or tool["status"] == 3:
@@ -247,7 +265,8 @@ def main():
     for r in records:
         by_repo.setdefault(r["repo"], []).append(r)
     header = ["repository", "files", "exit 0/1", "exit 2", "exit 3", "crash",
-              "timeout", "over time", "over mem", "kernels", "tool s",
+              "timeout", "over time", "over mem", "kernels", "budget stops",
+              "known %", "tool s",
               "clang s", "ratio", "max ratio", "tool MiB", "clang MiB"]
     if args.nvcc:
         header[2:2] = ["nvcc ok", "nvcc ok, exit 2"]
@@ -283,8 +302,14 @@ def main():
                 if s == 2:
                     st["nvcc_ok_exit2"] += 1
         kernels = sum(r["tool"].get("kernels") or 0 for r in recs)
+        stops = sum(r["tool"].get("budget_stops") or 0 for r in recs)
+        accesses = sum(r["tool"].get("accesses") or 0 for r in recs)
+        unknown = sum(len(r["tool"].get("unknown_reasons") or []) for r in recs)
+        known = (f"{100.0 * (accesses - unknown) / accesses:.1f}"
+                 if accesses else "-")
         row = [name, len(recs), st["ok"], st[2], st[3], st["crash"],
                st["timeout"], st["over_time"], st["over_mem"], kernels,
+               stops, known,
                f"{t:.1f}", f"{c:.1f}", f"{t / c:.2f}" if c else "-",
                f"{max(ratios):.2f}" if ratios else "-",
                f"{max(r['tool']['rss'] for r in recs) / MIB:.0f}",
@@ -309,6 +334,24 @@ def main():
                      args.ratio * r["clang"]["seconds"]):
                 problems.append(r)
     rows.append(row_for("all", records))
+
+    reasons = collections.Counter(
+        c for r in records for c in r["tool"].get("unknown_reasons") or [])
+    accesses = sum(r["tool"].get("accesses") or 0 for r in records)
+    if accesses:
+        unknown = sum(reasons.values())
+        print()
+        print(f"Accesses with known addresses: {accesses - unknown} of "
+              f"{accesses} ({100.0 * (accesses - unknown) / accesses:.1f}%); "
+              "the most common reasons for the others:")
+        for reason, n in reasons.most_common(10):
+            print(f"  {n:5d}  {reason}")
+    stopped = [r for r in records if r["tool"].get("budget_stops")]
+    if stopped:
+        print()
+        print("Kernels stopped by the analysis budget:")
+        for r in stopped:
+            print(f"  {r['repo']}:{r['file']}: {r['tool']['budget_stops']}")
 
     print()
     print("First parse error of the files that exit 2, by class:")
