@@ -12,6 +12,7 @@
 #   REPS=N                   timed launches per kernel (default 20)
 #   REPEAT=2                 time every kernel a second time (runner_repeat.json)
 #   SKIP_NCU=1               no profiling at all
+#   SKIP_PROBE=1             no latency / bytes-in-flight probe (validate-mlp-probe)
 #   SKIP_NCU_SOURCE=1        no per-source-line profile
 #   NCU_METRICS_TIMEOUT=s    wall-clock limit of the counter run (default 240)
 #   NCU_SOURCE_TIMEOUT=s     wall-clock limit of each per-source-line run (default 120)
@@ -104,6 +105,14 @@ fi
 kill "$SMI_PID" 2>/dev/null; wait "$SMI_PID" 2>/dev/null
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,clocks.max.sm --format=csv > "$RAW/clocks_after_timing.csv" 2>&1
 stamp "runner exit $RUNNER_RC"
+
+# ---- latency and bytes-in-flight probe (the cost model's MLP constants) ----------------------
+PROBE="$BUILD_DIR/validate-mlp-probe"
+if [ "${SKIP_PROBE:-0}" != 1 ] && [ -x "$PROBE" ]; then
+  stamp "probe: pointer chase and bytes-in-flight sweep"
+  timeout "$(limit 120)" "$PROBE" --json "$RAW/mlp_probe.json" > "$RAW/mlp_probe.txt" 2>&1
+  stamp "probe exit $?"
+fi
 
 # ---- Nsight Compute ---------------------------------------------------------------------------
 METRICS=(
@@ -214,5 +223,6 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
   tar -C "$RESULTS" -czf "$OUT/raw.tar.gz" raw
 fi
 stamp "done (runner exit $RUNNER_RC, merge exit $MERGE_RC, report exit $REPORT_RC)"
+[ -f "$RAW/mlp_probe.txt" ] && cat "$RAW/mlp_probe.txt"
 cat "$RESULTS/summary.txt" 2>/dev/null
 [ "$RUNNER_RC" = 0 ] && [ "$MERGE_RC" = 0 ]

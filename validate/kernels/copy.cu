@@ -4,6 +4,10 @@
 //   copy_offset<8>    out[k] = in[k + 8]         reads 32 bytes off: aligned again
 //   copy_float4       out[k] = in[k], float4     one 16-byte vector per thread (N / 4 threads)
 //   gather_stride2    out[k] = in[2 * k]         every other float (N / 2 threads)
+//   copy_stripe4      4 floats per thread, 256 apart (a 4-deep striped loop; N / 4 threads)
+//   copy_stripe4_float4  the same with float4 (N / 16 threads)
+//   copy_gridstride   out[i] = in[i] in a grid-stride loop, 1024 blocks (1024 trips)
+//   copy_gridstride_float4  the same with float4 (256 trips)
 #include "common.cuh"
 
 namespace {
@@ -32,6 +36,28 @@ __global__ void gather_stride2(const float* __restrict__ in, float* __restrict__
   if (k < N / 2) out[k] = in[2 * k];
 }
 
+// A striped loop: each thread copies 4 elements, a block's width apart (loads independent).
+__global__ void copy_stripe4(const float* __restrict__ in, float* __restrict__ out) {
+  const int base = blockIdx.x * (4 * THREADS) + threadIdx.x;
+  for (int c = 0; c < 4; ++c) out[base + c * THREADS] = in[base + c * THREADS];
+}
+
+__global__ void copy_stripe4_float4(const float4* __restrict__ in, float4* __restrict__ out) {
+  const int base = blockIdx.x * (4 * THREADS) + threadIdx.x;
+  for (int c = 0; c < 4; ++c) out[base + c * THREADS] = in[base + c * THREADS];
+}
+
+// A grid-stride loop over the whole array.
+__global__ void copy_gridstride(const float* __restrict__ in, float* __restrict__ out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)
+    out[i] = in[i];
+}
+
+__global__ void copy_gridstride_float4(const float4* __restrict__ in, float4* __restrict__ out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N / 4; i += blockDim.x * gridDim.x)
+    out[i] = in[i];
+}
+
 // ---- launches ----------------------------------------------------------------------------
 
 void launch_copy_float(const float* in, float* out) {
@@ -53,6 +79,30 @@ void launch_copy_float4(const float* in, float* out) {
 
 void launch_gather_stride2(const float* in, float* out) {
   gather_stride2<<<N / 2 / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy_stripe4(const float* in, float* out) {
+  copy_stripe4<<<N / 4 / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy_stripe4_float4(const float* in, float* out) {
+  copy_stripe4_float4<<<N / 16 / THREADS, THREADS>>>(reinterpret_cast<const float4*>(in),
+                                                     reinterpret_cast<float4*>(out));
+  CUDA_CHECK_LAUNCH();
+}
+
+constexpr int GRID_STRIDE_BLOCKS = 1024;
+
+void launch_copy_gridstride(const float* in, float* out) {
+  copy_gridstride<<<GRID_STRIDE_BLOCKS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy_gridstride_float4(const float* in, float* out) {
+  copy_gridstride_float4<<<GRID_STRIDE_BLOCKS, THREADS>>>(reinterpret_cast<const float4*>(in),
+                                                         reinterpret_cast<float4*>(out));
   CUDA_CHECK_LAUNCH();
 }
 
@@ -134,5 +184,15 @@ void register_copy(Registry& reg) {
       &launch_gather_stride2, (const void*)&gather_stride2,
       "useful bytes only: read (N/2)*4 + write (N/2)*4; the loads touch every sector of the "
       "first N floats, so DRAM reads about N*4");
+  add(reg, "copy_stripe4", "striped", "copy_stripe4", "", N / 4, N, 0, 1, 1,
+      &launch_copy_stripe4, (const void*)&copy_stripe4, "read N*4 + write N*4");
+  add(reg, "copy_stripe4_float4", "striped_vector", "copy_stripe4_float4", "", N / 16, N, 0, 1,
+      4, &launch_copy_stripe4_float4, (const void*)&copy_stripe4_float4, "read N*4 + write N*4");
+  add(reg, "copy_gridstride", "grid_stride", "copy_gridstride", "",
+      GRID_STRIDE_BLOCKS * THREADS, N, 0, 1, 1, &launch_copy_gridstride,
+      (const void*)&copy_gridstride, "read N*4 + write N*4");
+  add(reg, "copy_gridstride_float4", "grid_stride_vector", "copy_gridstride_float4", "",
+      GRID_STRIDE_BLOCKS * THREADS, N, 0, 1, 4, &launch_copy_gridstride_float4,
+      (const void*)&copy_gridstride_float4, "read N*4 + write N*4");
 }
 }  // namespace validate
