@@ -24,7 +24,13 @@
 // one per clock per SM at 1.9 GHz over 132 SMs), the request rate and the
 // exponent were fitted to the validate/ run of 2026-11-29 (74 kernels), where
 // tau stays at or above 0.82 from exponent 4 to 6 and rates within 10% (see
-// validate/README.md). The prediction states its regime: the ranking holds
+// validate/README.md). Memory-level parallelism (docs/cost-model.md): the
+// DRAM bytes of the loads a warp has in flight before first use (unrolled
+// loops, hand-unrolled siblings) x resident warps (threads, blocks, static
+// shared memory, a register estimate, __launch_bounds__) over a 460 ns
+// latency bound the read rate (Little's law), folded with the DRAM time by
+// a soft maximum of exponent 2: both fitted to validate-mlp-probe's copy
+// sweep of 2026-12-02 (28 points, rms log error 0.07). The prediction states its regime: the ranking holds
 // when the data is well beyond the 60 MB L2 and there are more than twice as
 // many blocks as SMs (the guide's regime table).
 //
@@ -49,6 +55,14 @@ struct H200 {
   static constexpr double Overlap = 5.0; ///< the soft maximum's exponent
   static constexpr int SMs = 132;
   static constexpr double L2Bytes = 60e6;
+  // Memory-level parallelism (docs/cost-model.md; validate-mlp-probe).
+  static constexpr double LoadLatency = 460e-9; ///< seconds, Little's law
+  static constexpr double LatencyOverlap = 2.0;
+  static constexpr double MaxUnrolledLoads = 128;
+  static constexpr double ThreadsPerSM = 2048, BlocksPerSM = 32;
+  static constexpr double SharedBytesPerSM = 233472;
+  static constexpr double SharedReservedPerBlock = 1024;
+  static constexpr double RegistersPerSM = 65536, BaseRegisters = 16;
 };
 
 struct KernelPrediction {
@@ -60,8 +74,11 @@ struct KernelPrediction {
   double GlobalRequests = 0, GlobalLines = 0, GlobalSectors = 0;
   double PartialStoreSectors = 0, SharedRequests = 0, SharedWavefronts = 0;
   double DramBytes = 0;
+  /// Bytes of DRAM loads one warp has in flight before it uses them, and the
+  /// warps an SM holds at once.
+  double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
   // Seconds.
-  double DramTime = 0, L1Time = 0, IssueTime = 0, Time = 0;
+  double DramTime = 0, L1Time = 0, IssueTime = 0, LatencyTime = 0, Time = 0;
   std::string Regime;
 };
 

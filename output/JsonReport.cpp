@@ -246,6 +246,9 @@ json predictionJson(const KernelPrediction &P) {
   J["dram_time_us"] = jsonNumber(P.DramTime * 1e6);
   J["l1_time_us"] = jsonNumber(P.L1Time * 1e6);
   J["issue_time_us"] = jsonNumber(P.IssueTime * 1e6);
+  J["latency_time_us"] = jsonNumber(P.LatencyTime * 1e6);
+  J["bytes_in_flight_per_warp"] = jsonNumber(P.BytesInFlightPerWarp);
+  J["resident_warps_per_sm"] = jsonNumber(P.ResidentWarpsPerSM);
   J["time_us"] = P.Complete ? jsonNumber(P.Time * 1e6) : json(nullptr);
   J["regime"] = P.Regime;
   return J;
