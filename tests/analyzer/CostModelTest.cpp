@@ -43,11 +43,18 @@ TEST(CostModel, TotalsOfACoalescedCopy) {
   EXPECT_EQ(P.Regime, "bandwidth-saturated"); // 128 MB, 65536 blocks
   // The DRAM budget at the H200's bandwidth.
   EXPECT_DOUBLE_EQ(P.DramTime, P.DramBytes / H200::DramBytesPerSecond);
-  // The soft maximum of the three budgets.
-  double Max = std::max({P.DramTime, P.L1Time, P.IssueTime});
+  // One 4-byte load per lane in flight (128 bytes a warp), 64 warps an SM:
+  // Little's law over the latency.
+  EXPECT_EQ(P.BytesInFlightPerWarp, 128);
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  EXPECT_NEAR(P.LatencyTime,
+              4 * 256 * 65536.0 * H200::LoadLatency / (64 * 132 * 128.0), 1e-12);
+  // The soft maximum of the budgets (the latency folded into DRAM's).
+  double Mem = std::hypot(P.DramTime, P.LatencyTime);
+  double Max = std::max({Mem, P.L1Time, P.IssueTime});
   EXPECT_GE(P.Time, Max);
   EXPECT_NEAR(P.Time,
-              std::pow(std::pow(P.DramTime, 5) + std::pow(P.L1Time, 5) +
+              std::pow(std::pow(Mem, 5) + std::pow(P.L1Time, 5) +
                            std::pow(P.IssueTime, 5),
                        1.0 / 5),
               1e-12);
