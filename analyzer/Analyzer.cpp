@@ -331,6 +331,8 @@ struct InstanceMetrics {
   std::optional<int64_t> Contiguous;
   std::optional<double> Footprint;
   std::optional<bool> RunStart16;
+  unsigned RunModulus = 1;
+  int64_t RunResidue = 0;
   std::vector<LoopFact> Loops;
   std::vector<std::string> Assumptions;
   unsigned ActiveLanes = 0;
@@ -852,6 +854,24 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
       else if (Good == 0)
         M.RunStart16 = false;
     }
+  }
+
+  // The run's start modulo 16 as ptxas can prove it (EmittedWidth.h).
+  if (M.Groups == 1) {
+    std::optional<Poly> B0 = Base;
+    if (!A.Loops.empty())
+      B0 = Base.substitute(A.Loops.back().Sym, 0);
+    bool Ex = false;
+    std::vector<std::string> Ignored;
+    std::vector<int64_t> Addrs;
+    if (B0)
+      for (const ResidueCase &C : residues(*B0, Syms, 16, Ex, Ignored))
+        for (unsigned L = 0; L < WarpSize; ++L)
+          if (A.Active & (1u << L))
+            Addrs.push_back(C.Residue + Req.Offset[L]);
+    if (B0 && Ex)
+      std::tie(M.RunModulus, M.RunResidue) =
+          commonResidue(Addrs, ptxasBaseAlign(*A.Region));
   }
 
   // Loops: how the address moves per iteration, contiguity and footprint.
@@ -1585,6 +1605,7 @@ void KernelAnalysis::run() {
       }
     const InstanceMetrics &M0 = G.Parts.front().first;
     F.ActiveLanes = M0.ActiveLanes;
+    F.ActiveMask = A.Active;
     F.Loops = M0.Loops;
     // Trip-count bounds over every warp of the block.
     for (auto &[M, W] : G.Parts)
@@ -1707,6 +1728,11 @@ void KernelAnalysis::run() {
         if (M.RunStart16 != M0.RunStart16)
           F.RunStartAligned16.reset();
       F.FootprintUtilization = Foot;
+      F.RunStartModulus = M0.RunModulus;
+      F.RunStartResidue = M0.RunResidue;
+      for (auto &[M, Wt] : G.Parts)
+        if (M.RunModulus != M0.RunModulus || M.RunResidue != M0.RunResidue)
+          F.RunStartModulus = 1;
     }
     double WalkWeight = 0;
     for (double Wt : Weights)
@@ -1778,6 +1804,7 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
     KernelAnalysis(Ctx, KC, R.Kernels.size() - 1, R, Opts).run();
   }
   sortAccesses(Ctx, R);
+  computeEmittedWidths(Ctx, R);
   return R;
 }
 
@@ -1789,6 +1816,7 @@ AnalysisResult analyzeKernel(ASTContext &Ctx, const KernelInfo &Kernel,
   KernelConfig KC{Kernel.Decl, Kernel.Name, Kernel.Shape};
   KernelAnalysis(Ctx, KC, 0, R, Opts).run();
   sortAccesses(Ctx, R);
+  computeEmittedWidths(Ctx, R);
   return R;
 }
 

@@ -24,6 +24,7 @@
 #define CUDA_ACCESS_LINT_ANALYZER_ANALYZER_H
 
 #include "analyzer/Budget.h"
+#include "analyzer/EmittedWidth.h"
 #include "analyzer/Interpreter.h"
 #include "analyzer/KernelModel.h"
 #include "analyzer/Values.h"
@@ -123,6 +124,7 @@ struct AccessFacts {
   unsigned BytesPerLane = 0;
   unsigned Piece = 0, Pieces = 1;
   unsigned ActiveLanes = 0;
+  LaneMask ActiveMask = 0;
 
   // The lanes' addresses.
   bool AddressKnown = false;
@@ -195,6 +197,14 @@ struct AccessFacts {
   std::vector<std::string> Assumptions;
   /// Executions of this access per warp (product of known trip counts).
   std::optional<double> ExecutionsPerWarp;
+
+  // The instruction ptxas emits for it (analyzer/EmittedWidth.h).
+  /// Every lane's address at the innermost loop's first iteration is
+  /// RunStartResidue modulo RunStartModulus (16, 8, 4, 2 or 1), with the
+  /// array's base where ptxas puts it (shared arrays at 16 bytes).
+  unsigned RunStartModulus = 1;
+  int64_t RunStartResidue = 0;
+  EmittedWidth Emitted;
 };
 
 struct AnalysisResult {

@@ -58,6 +58,17 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
   }
   J["loops"] = Loops;
   J["executions_per_warp"] = optNumber(F.ExecutionsPerWarp);
+  // The instruction ptxas emits (analyzer/EmittedWidth.h).
+  J["emitted_bytes"] = F.Emitted.Bytes ? json(F.Emitted.Bytes) : json(nullptr);
+  J["emitted_instruction"] =
+      F.Emitted.Opcode.empty() ? json(nullptr) : json(F.Emitted.Opcode);
+  J["run_accesses"] = F.Emitted.RunAccesses;
+  J["run_instructions"] = F.Emitted.RunInstructions;
+  J["emitted_why"] =
+      F.Emitted.Why.empty() ? json(nullptr) : json(F.Emitted.Why);
+  J["source_bank_conflict_ways"] = optNumber(F.Emitted.SourceBankConflictWays);
+  J["source_wavefronts_per_request"] =
+      optNumber(F.Emitted.SourceWavefrontsPerRequest);
   J["symbolic"] = F.Symbolic.empty() ? json(nullptr) : json(F.Symbolic);
   J["assumptions"] = F.Assumptions;
   J["unknown_reason"] =

@@ -50,6 +50,7 @@ json metricsJson(const AccessFacts &F) {
   M["misalign_bytes"] = optNumber(F.MisalignBytes);
   M["wavefronts_per_request"] = optNumber(F.WavefrontsPerRequest);
   M["bank_conflict_ways"] = optNumber(F.BankConflictWays);
+  M["emitted_bytes"] = F.Emitted.Bytes ? json(F.Emitted.Bytes) : json(nullptr);
   M["per_thread_contiguous_bytes"] = optNumber(F.PerThreadContiguousBytes);
   M["footprint_utilization"] = optNumber(F.FootprintUtilization);
   return M;
