@@ -64,6 +64,7 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
       F.Emitted.Opcode.empty() ? json(nullptr) : json(F.Emitted.Opcode);
   J["run_accesses"] = F.Emitted.RunAccesses;
   J["run_instructions"] = F.Emitted.RunInstructions;
+  J["run_widths"] = F.Emitted.RunWidths;
   J["emitted_why"] =
       F.Emitted.Why.empty() ? json(nullptr) : json(F.Emitted.Why);
   J["source_bank_conflict_ways"] = optNumber(F.Emitted.SourceBankConflictWays);

@@ -464,3 +464,80 @@ K gl_f64_u2_restrict(const double *__restrict__ in, double *out) {
     a += in[t * 2 + i] * (i + 1); // PROBE
   out[t] = a;
 }
+
+// --- round 2: questions the first round left --------------------------------
+// The scalar stores of a float4's parts, alone in their kernel (the Cs of
+// sh_sgemm_stores shared its index with Bs: ptxas derived one from the other
+// and lost the alignment). Row pitch BN + 4 (16-byte multiple) and BN + 5.
+K sh_stores_parts_pad4(const float4 *in, float *out) {
+  constexpr int BN = 128, BK = 8;
+  __shared__ float Cs[BK * (BN + 4)];
+  const int t = threadIdx.x;
+  const int innerRowB = t / (BN / 4), innerColB = t % (BN / 4);
+  float4 u = in[t];
+  Cs[innerRowB * (BN + 4) + innerColB * 4 + 0] = u.x; // PROBE
+  Cs[innerRowB * (BN + 4) + innerColB * 4 + 1] = u.y; // PROBE
+  Cs[innerRowB * (BN + 4) + innerColB * 4 + 2] = u.z; // PROBE
+  Cs[innerRowB * (BN + 4) + innerColB * 4 + 3] = u.w; // PROBE
+  __syncthreads();
+  out[t] = Cs[t * 5];
+}
+K sh_stores_parts_pad5(const float4 *in, float *out) {
+  constexpr int BN = 128, BK = 8;
+  __shared__ float Bs[BK * (BN + 5)];
+  const int t = threadIdx.x;
+  const int innerRowB = t / (BN / 4), innerColB = t % (BN / 4);
+  float4 u = in[t];
+  Bs[innerRowB * (BN + 5) + innerColB * 4 + 0] = u.x; // PROBE
+  Bs[innerRowB * (BN + 5) + innerColB * 4 + 1] = u.y; // PROBE
+  Bs[innerRowB * (BN + 5) + innerColB * 4 + 2] = u.z; // PROBE
+  Bs[innerRowB * (BN + 5) + innerColB * 4 + 3] = u.w; // PROBE
+  __syncthreads();
+  out[t] = Bs[t * 5];
+}
+// 12 bytes at a 16-byte boundary; 8 bytes 4 past one (loads).
+K sh_f32_u3_at0(const float *in, float *out) {
+  __shared__ float s[256 * 4 + 64];
+  const int t = threadIdx.x;
+  for (int j = t; j < 256 * 4 + 64; j += 256) s[j] = in[j];
+  __syncthreads();
+  float a = 0;
+#pragma unroll
+  for (int i = 0; i < 3; ++i)
+    a += s[t * 4 + i] * (i + 1); // PROBE
+  out[t] = a;
+}
+K sh_f32_u2_at4(const float *in, float *out) {
+  __shared__ float s[256 * 4 + 64];
+  const int t = threadIdx.x;
+  for (int j = t; j < 256 * 4 + 64; j += 256) s[j] = in[j];
+  __syncthreads();
+  float a = 0;
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+    a += s[t * 4 + 1 + i] * (i + 1); // PROBE
+  out[t] = a;
+}
+// Stores 4 bytes past a 16-byte boundary, 8 elements.
+K sh_f32_store_u8_off1(const float *in, float *out) {
+  __shared__ float s[256 * 8 + 64];
+  const int t = threadIdx.x;
+  float v = in[t];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+    s[t * 8 + 1 + i] = v * (i + 1); // PROBE
+  __syncthreads();
+  out[t] = s[(t * 7) % 1024];
+}
+// #pragma unroll 4 of 16: runs of 4.
+K sh_f32_u16_partial4(const float *in, float *out) {
+  __shared__ float s[256 * 16 + 64];
+  const int t = threadIdx.x;
+  for (int j = t; j < 256 * 16 + 64; j += 256) s[j] = in[j];
+  __syncthreads();
+  float a = 0;
+#pragma unroll 4
+  for (int i = 0; i < 16; ++i)
+    a += s[t * 16 + i] * (i + 1); // PROBE
+  out[t] = a;
+}
