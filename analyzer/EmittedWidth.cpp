@@ -82,9 +82,10 @@ UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
   return U;
 }
 
-std::vector<std::pair<int64_t, unsigned>>
-splitRun(int64_t RunBytes, unsigned ElemBytes, unsigned Modulus,
-         int64_t Residue, bool Load) {
+std::vector<std::pair<int64_t, unsigned>> splitRun(int64_t RunBytes,
+                                                   unsigned ElemBytes,
+                                                   unsigned Modulus,
+                                                   int64_t Residue, bool Load) {
   std::vector<std::pair<int64_t, unsigned>> Pieces;
   int64_t P = 0;
   while (P < RunBytes) {
@@ -188,10 +189,9 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
         if (F.Space == MemSpace::Shared && (Elem == 4 || Elem == 8))
           E.Why = std::string("not merged: the loop over `") + L.VarName +
                   "` is not unrolled" +
-                  (U.Pragma.empty()
-                       ? (L.Trip ? " (more than 64 iterations)"
-                                 : " to a constant trip count")
-                       : " (" + U.Pragma + ")");
+                  (U.Pragma.empty() ? (L.Trip ? " (more than 64 iterations)"
+                                              : " to a constant trip count")
+                                    : " (" + U.Pragma + ")");
         return;
       }
     }
@@ -267,20 +267,20 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
 
   // Readable reason.
   std::string Where =
-      InLoop ? "`" + LoopVar + "` walks " + std::to_string(RunElems) +
-                   " adjacent elements in a loop nvcc unrolls" +
-                   (U.Pragma.empty() ? " (constant trip count, taken as unrolled)"
-                                     : " (" + U.Pragma + ")")
-             : std::to_string(RunElems) + " adjacent statements";
+      InLoop
+          ? "`" + LoopVar + "` walks " + std::to_string(RunElems) +
+                " adjacent elements in a loop nvcc unrolls" +
+                (U.Pragma.empty() ? " (constant trip count, taken as unrolled)"
+                                  : " (" + U.Pragma + ")")
+          : std::to_string(RunElems) + " adjacent statements";
   std::string Align =
-      Mod >= 16 && Res == 0
-          ? "every lane's run starts 16-byte aligned"
-          : Mod >= 16 ? "every lane's run starts " + std::to_string(Res) +
-                            " bytes past a 16-byte boundary"
-          : Mod > 1 ? "the run's start is only known to be " +
-                          std::to_string(Mod) + "-byte aligned" +
-                          (Res ? " (+" + std::to_string(Res) + ")" : "")
-                    : "the run's start modulo 16 is not known";
+      Mod >= 16 && Res == 0 ? "every lane's run starts 16-byte aligned"
+      : Mod >= 16           ? "every lane's run starts " + std::to_string(Res) +
+                        " bytes past a 16-byte boundary"
+      : Mod > 1
+          ? "the run's start is only known to be " + std::to_string(Mod) +
+                "-byte aligned" + (Res ? " (+" + std::to_string(Res) + ")" : "")
+          : "the run's start modulo 16 is not known";
   if (Pieces.size() == size_t(RunElems)) {
     E.Why = "not merged: " + Count + " (" + Where + "), but " + Align;
   } else {
@@ -292,7 +292,8 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
       Into = times(Pieces.size(), opcodeFor(F.Space, F.Kind, Widest));
     else
       for (auto &P : Pieces)
-        Into += (Into.empty() ? "" : ", ") + opcodeFor(F.Space, F.Kind, P.second);
+        Into +=
+            (Into.empty() ? "" : ", ") + opcodeFor(F.Space, F.Kind, P.second);
     E.Why = Count + " merged into " + Into + ": " + Where + ", and " + Align;
   }
   if (Widest == Elem)

@@ -1,4 +1,5 @@
-//===- EmittedWidth.h - The instruction ptxas emits for an access -*- C++ -*-===//
+//===- EmittedWidth.h - The instruction ptxas emits for an access -*- C++
+//-*-===//
 //
 // The source says `regN[i] = Bs[dotIdx * BN + threadCol * TN + i]`, eight
 // 4-byte loads per thread; ptxas emits two LDS.128. The GPU serves what was
@@ -91,9 +92,10 @@ UnrollFact unrollOf(clang::ASTContext &Ctx, const clang::Stmt *Loop,
 
 /// The pieces a run of \p RunBytes bytes starting at residue \p Residue
 /// modulo \p Modulus is emitted as: (start relative to the run, width).
-std::vector<std::pair<int64_t, unsigned>>
-splitRun(int64_t RunBytes, unsigned ElemBytes, unsigned Modulus,
-         int64_t Residue, bool Load);
+std::vector<std::pair<int64_t, unsigned>> splitRun(int64_t RunBytes,
+                                                   unsigned ElemBytes,
+                                                   unsigned Modulus,
+                                                   int64_t Residue, bool Load);
 
 void computeEmittedWidths(clang::ASTContext &Ctx, AnalysisResult &R);
 
