@@ -328,13 +328,15 @@ std::optional<AbsValue> Interpreter::Impl::edgeConditional(const Expr *CondE,
   if (T.K != F.K || !(T.isInt() || T.isPointer()) ||
       (T.isPointer() && T.Region != F.Region))
     return std::nullopt;
-  size_t Mark = Out.size();
-  bool SavedNeed = NeedConcrete;
-  ++Unused;
-  AbsValue X = eval(B->getLHS()), Y = eval(B->getRHS());
-  --Unused;
-  Out.resize(Mark); // evaluated already, as the condition
-  NeedConcrete = SavedNeed;
+  AbsValue X, Y;
+  {
+    // Evaluated already, as the condition.
+    DiscardAccesses Discard(Out);
+    llvm::SaveAndRestore<bool> KeepNeed(NeedConcrete);
+    llvm::SaveAndRestore<unsigned> NotUsed(Unused, Unused + 1);
+    X = eval(B->getLHS());
+    Y = eval(B->getRHS());
+  }
   if (!X.isInt() || !Y.isInt())
     return std::nullopt;
   auto D = LaneVec::zip(X.Val, Y.Val, Poly::sub);

@@ -32,9 +32,11 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include <numeric>
 #include <set>
 
@@ -46,6 +48,22 @@
 
 namespace cal {
 namespace interp {
+
+/// Takes back, at the end of its scope, the accesses recorded in it: an
+/// expression evaluated for its value only (a loop's bound, a condition
+/// evaluated already), whose accesses are recorded where it belongs.
+class DiscardAccesses {
+public:
+  explicit DiscardAccesses(std::vector<RawAccess> &Out)
+      : Out(Out), Mark(Out.size()) {}
+  DiscardAccesses(const DiscardAccesses &) = delete;
+  DiscardAccesses &operator=(const DiscardAccesses &) = delete;
+  ~DiscardAccesses() { Out.resize(Mark); }
+
+private:
+  std::vector<RawAccess> &Out;
+  size_t Mark;
+};
 
 /// An lvalue: a local variable (with a field path into it), a place in
 /// memory, or unknown.
@@ -76,6 +94,7 @@ struct LValue {
 
 struct Interpreter::Impl {
   using LValue = interp::LValue;
+  using DiscardAccesses = interp::DiscardAccesses;
 
   //===--------------------------------------------------------------------===//
   // Types
@@ -103,12 +122,79 @@ struct Interpreter::Impl {
     int Sign = 1;
   };
 
-  /// The trip count's range over the lanes that the last tripCountOf()
-  /// found (also when the lanes' counts differ).
+  /// A trip count's range over the lanes (and warps).
   /// (Members initialized: GCC 12 otherwise warns that an optional pair's
   /// fields may be used uninitialized.)
   struct TripBounds {
-    int64_t first = 0, second = 0;
+    int64_t Min = 0, Max = 0;
+  };
+
+  /// A loop's trip count: exact when every lane (of every warp) runs the
+  /// loop as often; else, when known, its range over the lanes.
+  struct TripCount {
+    std::optional<int64_t> Exact;
+    std::optional<TripBounds> Range;
+  };
+
+  /// A loop statement's parts: for, while and do loops alike (a while or
+  /// do loop has no increment, a do loop no condition variable).
+  struct LoopParts {
+    const clang::Stmt *Loop = nullptr;
+    const clang::Expr *Cond = nullptr;
+    const clang::Expr *Inc = nullptr;
+    const clang::Stmt *Body = nullptr;
+    const clang::DeclStmt *CondVar = nullptr;
+  };
+
+  /// What a loop's header and body say before the body is walked: what it
+  /// modifies, its counter and the variables that advance with it, its
+  /// trip count.
+  struct LoopShape {
+    /// Variables the condition, body or increment modify.
+    llvm::SmallPtrSet<const clang::VarDecl *, 8> Modified;
+    /// Variables the body modifies.
+    llvm::SmallPtrSet<const clang::VarDecl *, 8> BodyModified;
+    /// The counter: advanced linearly by the increment only, an integer
+    /// first, else a pointer (`for (; p < end; p += 256)`); its value on
+    /// entry and its step.
+    const clang::VarDecl *IV = nullptr;
+    std::optional<AbsValue> IVStart, IVStep;
+    /// The other variables the increment advances (`++k, p += 256`).
+    std::vector<LinearUpdate> IncLinear;
+    /// Linear updates at the top level of the body, each variable once
+    /// (none when a `continue` may skip them).
+    std::vector<LinearUpdate> BodyLinear;
+    /// Without a counter in the increment: a while/do loop's counter,
+    /// advanced once at the top level of the body, that the condition
+    /// bounds (`while (c < n) { ...; ++c; }`).
+    const clang::VarDecl *BodyCounter = nullptr;
+    /// The counter's trip count (the body counter's when it has one).
+    TripCount Trip;
+  };
+
+  /// A loop while its body is walked once with the iteration as a symbol.
+  struct LoopWalk {
+    LoopShape Shape;
+    /// The loop's symbol: the iteration count, or in the display walk the
+    /// counter itself (DisplayVar).
+    SymbolId Sym = 0;
+    bool DisplayVar = false;
+    /// What the other variables advance by: the iteration count.
+    Poly KIter;
+    /// The loop's trip count when exact (the counter's, or found by
+    /// counting a geometric counter).
+    std::optional<int64_t> Trip;
+    /// The variable named as the loop's counter ("" when none).
+    std::string VarName;
+    /// The values on entry of the variables the loop modifies.
+    std::vector<std::pair<const clang::VarDecl *, AbsValue>> Entry;
+    /// The variables advanced linearly besides the counter, with their step.
+    std::vector<std::pair<const clang::VarDecl *, AbsValue>> Linear;
+    /// Integers updated other than linearly that stay the same for every
+    /// lane (`cur = 1 - cur`).
+    std::vector<const clang::VarDecl *> Uniform;
+
+    AbsValue entryValue(const clang::VarDecl *VD) const;
   };
 
   /// The interpreter's state, to try something and take it back.
@@ -169,7 +255,6 @@ struct Interpreter::Impl {
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
-  std::optional<TripBounds> LastTripRange;
 
   Impl(clang::ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -486,14 +571,54 @@ struct Interpreter::Impl {
   deltaOf(const LinearUpdate &U,
           const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Modified);
 
-  /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
-  std::optional<int64_t> tripCount(const clang::Expr *Cond,
-                                   const clang::VarDecl *IV,
-                                   const AbsValue &Start, int64_t Step);
+  /// The loop's counter, the variables that advance with it and its trip
+  /// count (execLoop's first phase).
+  LoopShape loopShape(const LoopParts &L);
 
-  std::optional<int64_t> tripCountOf(clang::BinaryOperatorKind Op,
-                                     const AbsValue &Start,
-                                     const AbsValue &Bound, int64_t Step);
+  /// Linear updates at the top level of \p Body, each variable once (none
+  /// when a `continue` may skip them).
+  std::vector<LinearUpdate> bodyLinearUpdates(const clang::Stmt *Body);
+
+  /// The counter advanced by the increment, and the other variables it
+  /// advances; its trip count.
+  void findCounter(LoopShape &S, const LoopParts &L);
+
+  /// Without a counter in the increment: a counter the body advances that
+  /// the condition bounds, and its trip count.
+  void findBodyCounter(LoopShape &S, const LoopParts &L);
+
+  /// `iv <op> bound` or `bound <op> iv`: the comparison as `iv <op> bound`
+  /// and the bound.
+  static std::optional<
+      std::pair<clang::BinaryOperatorKind, const clang::Expr *>>
+  counterComparison(const clang::Expr *Cond, const clang::VarDecl *IV);
+
+  /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
+  TripCount tripCount(const clang::Expr *Cond, const clang::VarDecl *IV,
+                      const AbsValue &Start, int64_t Step);
+
+  TripCount tripCountOf(clang::BinaryOperatorKind Op, const AbsValue &Start,
+                        const AbsValue &Bound, int64_t Step);
+
+  /// `s *= 2`, `s = s / 2`, `s >>= 1`: a counter scaled by a constant in
+  /// the increment (not modified in the body).
+  struct GeometricUpdate {
+    const clang::VarDecl *VD = nullptr;
+    clang::BinaryOperatorKind Op = clang::BO_Comma;
+    int64_t K = 0;
+  };
+  std::optional<GeometricUpdate> geometricUpdate(
+      const clang::Expr *Inc,
+      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified);
+
+  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
+  /// counter scaled by a constant in the increment, with constant start and
+  /// bound: the trip count by counting (the reductions' and scans' loops).
+  /// \p Start is the counter's value on entry.
+  std::optional<std::pair<const clang::VarDecl *, int64_t>> geometricTrip(
+      const LoopParts &L,
+      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified,
+      llvm::function_ref<AbsValue(const clang::VarDecl *)> Start);
 
   SymbolId loopSymbol(const std::string &Name, std::optional<int64_t> Trip,
                       SymbolKind Kind, int64_t Start = 0, int64_t Step = 1);
@@ -501,15 +626,6 @@ struct Interpreter::Impl {
   //===--------------------------------------------------------------------===//
   // interp/Loops.cpp
   //===--------------------------------------------------------------------===//
-
-  /// `for (s = 1; s < N; s *= 2)`, `for (s = N / 2; s > 0; s >>= 1)`: a
-  /// counter scaled by a constant in the increment, with constant start and
-  /// bound: the trip count by counting (the reductions' and scans' loops).
-  template <typename EntryFn>
-  std::optional<std::pair<const clang::VarDecl *, int64_t>> geometricTrip(
-      const clang::Expr *Cond, const clang::Expr *Inc, const clang::Stmt *Body,
-      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &BodyModified,
-      EntryFn EntryValue);
 
   /// Runs a loop iteration by iteration when its condition is the same
   /// constant for every lane at each test (and it has no break, continue or
@@ -521,10 +637,56 @@ struct Interpreter::Impl {
                           const clang::Stmt *Body,
                           const clang::DeclStmt *CondVar);
 
+  /// A loop, in phases: its shape (counter, trip count), iteration by
+  /// iteration when the counter is not linear, else one walk of the body
+  /// with the iteration as a symbol (entry, the lane-uniform variables, the
+  /// walk, iteration by iteration after all when the counter splits the
+  /// lanes), then the variables' values after it.
   void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
                 const clang::Expr *Cond, const clang::Expr *Inc,
                 const clang::Stmt *Body,
                 const clang::DeclStmt *CondVar = nullptr);
+
+  /// \p Start advanced \p By times by \p Delta (integers, or pointers by
+  /// elements), with their assumptions.
+  AbsValue advance(const AbsValue &Start, const AbsValue &Delta,
+                   const Poly &By);
+
+  /// The loop's symbol (and, in the display walk, the iteration's).
+  void loopSymbols(LoopWalk &Wk);
+
+  /// Everything modified in the loop is unknown on entry to the body,
+  /// except what advances linearly with the iteration count.
+  void enterBody(LoopWalk &Wk);
+
+  /// The loop's record for the accesses in its body (trip count, counter's
+  /// name), pushed on Loops.
+  void pushLoopRef(const LoopParts &L, LoopWalk &Wk);
+
+  /// Integers updated other than linearly (`cur = 1 - cur`, `s >>= 1`)
+  /// that stay the same for every lane: a warp-uniform symbol each, fresh
+  /// for the loop, when a trial walk of the body with them as symbols
+  /// leaves every one of them lane-uniform (repeated until no candidate
+  /// fails: a failing one is unknown, which is not uniform).
+  void findUniform(const LoopParts &L, LoopWalk &Wk);
+
+  /// One pass over the loop's condition, body and increment.
+  void runIteration(const LoopParts &L);
+
+  /// A branch in the body that the loop's counter decides per lane
+  /// (`if (tx <= m)`): with a small constant trip count, the loop is run
+  /// iteration by iteration instead, each with its own active lanes.
+  /// Returns false (the symbolic walk's state kept) when it is not.
+  bool iterateInstead(const LoopParts &L, const LoopWalk &Wk,
+                      const Snapshot &BeforeLoop, unsigned UndecidedBefore);
+
+  /// The variables the same for every lane through the loop: the uniform
+  /// ones, and the counters that start and step uniformly.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8>
+  uniformThroughLoop(const LoopWalk &Wk);
+
+  /// The variables' values after the loop.
+  void leaveLoop(const LoopParts &L, const LoopWalk &Wk);
 
   //===--------------------------------------------------------------------===//
   // interp/HostEval.cpp

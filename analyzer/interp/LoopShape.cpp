@@ -142,9 +142,11 @@ std::optional<AbsValue> Interpreter::Impl::deltaOf(
   Visit(U.Delta);
   if (UsesModified)
     return std::nullopt;
-  size_t Mark = Out.size();
-  AbsValue D = eval(U.Delta);
-  Out.resize(Mark); // evaluated again inside the loop, where it belongs
+  AbsValue D;
+  {
+    DiscardAccesses Discard(Out); // evaluated again inside the loop
+    D = eval(U.Delta);
+  }
   if (!D.isInt())
     return std::nullopt;
   if (U.Sign < 0) {
@@ -156,55 +158,165 @@ std::optional<AbsValue> Interpreter::Impl::deltaOf(
   return D;
 }
 
-std::optional<int64_t> Interpreter::Impl::tripCount(const Expr *Cond,
-                                                    const VarDecl *IV,
-                                                    const AbsValue &Start,
-                                                    int64_t Step) {
+namespace {
+
+/// The variable \p E names, if it names one.
+const VarDecl *varOf(const Expr *E) {
+  if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(D->getDecl());
+  return nullptr;
+}
+
+} // namespace
+
+Interpreter::Impl::LoopShape Interpreter::Impl::loopShape(const LoopParts &L) {
+  LoopShape S;
+  collectModified(L.Body, S.Modified);
+  collectModified(L.Inc, S.Modified);
+  collectModified(L.Cond, S.Modified);
+  collectModified(L.Body, S.BodyModified);
+  S.BodyLinear = bodyLinearUpdates(L.Body);
+  findCounter(S, L);
+  if (!S.IV && L.Cond && !jumpsOut(L.Body))
+    findBodyCounter(S, L);
+  return S;
+}
+
+std::vector<Interpreter::Impl::LinearUpdate>
+Interpreter::Impl::bodyLinearUpdates(const Stmt *Body) {
+  std::vector<LinearUpdate> Linear;
+  if (continues(Body))
+    return Linear;
+  auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS) {
+    if (auto U = linearUpdate(Body))
+      Linear.push_back(*U);
+    return Linear;
+  }
+  llvm::DenseMap<const VarDecl *, int> Count;
+  for (const Stmt *S : CS->body())
+    if (auto U = linearUpdate(S))
+      ++Count[U->VD];
+  for (const Stmt *S : CS->body())
+    if (auto U = linearUpdate(S)) {
+      llvm::SmallPtrSet<const VarDecl *, 8> Nested;
+      for (const Stmt *Other : CS->body())
+        if (Other != S)
+          collectModified(Other, Nested);
+      if (Count[U->VD] == 1 && !Nested.count(U->VD))
+        Linear.push_back(*U);
+    }
+  return Linear;
+}
+
+void Interpreter::Impl::findCounter(LoopShape &S, const LoopParts &L) {
+  std::vector<LinearUpdate> Incs;
+  incrementsOf(L.Inc, Incs);
+  // An integer counter first; else a pointer walked by the increment
+  // (`for (; p < end; p += 256)`). Every other variable the increment
+  // advances (`++k, p += 256`) advances with the iteration count.
+  for (int Pass = 0; Pass < 2 && !S.IV; ++Pass)
+    for (const LinearUpdate &U : Incs)
+      if (!S.BodyModified.count(U.VD) && !S.IV) {
+        auto D = deltaOf(U, S.Modified);
+        auto E = Env.find(U.VD);
+        if (D && E != Env.end() &&
+            (Pass == 0 ? E->second.isInt() : E->second.isPointer())) {
+          S.IV = U.VD;
+          S.IVStart = E->second;
+          S.IVStep = *D;
+        }
+      }
+  for (const LinearUpdate &U : Incs)
+    if (U.VD != S.IV && !S.BodyModified.count(U.VD))
+      S.IncLinear.push_back(U);
+  if (S.IV && S.IVStep->Val.asConstant())
+    S.Trip = tripCount(L.Cond, S.IV, *S.IVStart, *S.IVStep->Val.asConstant());
+}
+
+void Interpreter::Impl::findBodyCounter(LoopShape &S, const LoopParts &L) {
+  // The condition bounds the loop as well, when nothing jumps past the
+  // update.
+  for (const LinearUpdate &U : S.BodyLinear) {
+    if (!mentionsVar(L.Cond, U.VD))
+      continue;
+    auto D = deltaOf(U, S.Modified);
+    auto E = Env.find(U.VD);
+    if (!D || !D->Val.asConstant() || E == Env.end() || !E->second.isInt())
+      continue;
+    int64_t Step = *D->Val.asConstant();
+    TripCount T;
+    if (isa<DoStmt>(L.Loop)) {
+      // The condition sees the counter after the body's update.
+      auto Next = LaneVec::zip(E->second.Val, LaneVec(Poly(Step)), Poly::add);
+      if (!Next)
+        continue;
+      T = tripCount(L.Cond, U.VD, AbsValue::integer(*Next), Step);
+      if (T.Exact)
+        T.Exact = 1 + *T.Exact;
+      if (T.Range)
+        T.Range = TripBounds{T.Range->Min + 1, T.Range->Max + 1};
+    } else {
+      T = tripCount(L.Cond, U.VD, E->second, Step);
+    }
+    if (T.Exact) {
+      S.BodyCounter = U.VD;
+      S.Trip = T;
+      return;
+    }
+  }
+}
+
+std::optional<std::pair<BinaryOperatorKind, const Expr *>>
+Interpreter::Impl::counterComparison(const Expr *Cond, const VarDecl *IV) {
   auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
                                                   : nullptr);
-  if (!B || !B->isComparisonOp() || !(Start.isInt() || Start.isPointer()) ||
-      Step == 0)
+  if (!B || !B->isComparisonOp())
     return std::nullopt;
-  auto IsIV = [&](const Expr *E) {
-    if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      return D->getDecl() == IV;
-    return false;
-  };
-  const Expr *BoundE;
-  BinaryOperatorKind Op = B->getOpcode();
-  if (IsIV(B->getLHS())) {
-    BoundE = B->getRHS();
-  } else if (IsIV(B->getRHS())) {
-    BoundE = B->getLHS();
-    Op = BinaryOperator::reverseComparisonOp(Op);
-  } else {
-    return std::nullopt;
+  if (varOf(B->getLHS()) == IV)
+    return std::make_pair(B->getOpcode(), B->getRHS());
+  if (varOf(B->getRHS()) == IV)
+    return std::make_pair(BinaryOperator::reverseComparisonOp(B->getOpcode()),
+                          B->getLHS());
+  return std::nullopt;
+}
+
+Interpreter::Impl::TripCount Interpreter::Impl::tripCount(const Expr *Cond,
+                                                          const VarDecl *IV,
+                                                          const AbsValue &Start,
+                                                          int64_t Step) {
+  if (!(Start.isInt() || Start.isPointer()) || Step == 0)
+    return {};
+  auto Cmp = counterComparison(Cond, IV);
+  if (!Cmp)
+    return {};
+  auto [Op, BoundE] = *Cmp;
+  AbsValue Bound;
+  {
+    DiscardAccesses Discard(Out);
+    Bound = eval(BoundE);
   }
-  size_t Mark = Out.size();
-  AbsValue Bound = eval(BoundE);
-  Out.resize(Mark);
   if (Start.isPointer()) {
     // Pointers into the same object: compare byte offsets.
     auto Size = sizeOf(Start.Pointee);
     if (!Bound.isPointer() || Bound.Region != Start.Region || !Size ||
         *Size <= 0)
-      return std::nullopt;
+      return {};
     AbsValue S = AbsValue::integer(Start.Val);
     Bound = AbsValue::integer(Bound.Val);
     return tripCountOf(Op, S, Bound, Step * *Size);
   }
   if (!Bound.isInt())
-    return std::nullopt;
+    return {};
   return tripCountOf(Op, Start, Bound, Step);
 }
 
-std::optional<int64_t> Interpreter::Impl::tripCountOf(BinaryOperatorKind Op,
-                                                      const AbsValue &Start,
-                                                      const AbsValue &Bound,
-                                                      int64_t Step) {
+Interpreter::Impl::TripCount
+Interpreter::Impl::tripCountOf(BinaryOperatorKind Op, const AbsValue &Start,
+                               const AbsValue &Bound, int64_t Step) {
   auto D = LaneVec::zip(Bound.Val, Start.Val, Poly::sub);
   if (!D)
-    return std::nullopt;
+    return {};
   // The same for every lane and every warp (else none is reported): the
   // distance's range gives the trip count's range.
   std::optional<int64_t> MinDist, MaxDist;
@@ -215,7 +327,7 @@ std::optional<int64_t> Interpreter::Impl::tripCountOf(BinaryOperatorKind Op,
     else
       R = range(D->lane(L));
     if (!R)
-      return std::nullopt;
+      return {};
     MinDist = MinDist ? std::min(*MinDist, R->first) : R->first;
     MaxDist = MaxDist ? std::max(*MaxDist, R->second) : R->second;
   }
@@ -231,11 +343,102 @@ std::optional<int64_t> Interpreter::Impl::tripCountOf(BinaryOperatorKind Op,
     return std::nullopt;
   };
   auto T1 = Trips(*MinDist), T2 = Trips(*MaxDist);
-  if (T1 && T2)
-    LastTripRange = TripBounds{std::min(*T1, *T2), std::max(*T1, *T2)};
-  if (!T1 || !T2 || *T1 != *T2)
+  if (!T1 || !T2)
+    return {};
+  TripCount T;
+  T.Range = TripBounds{std::min(*T1, *T2), std::max(*T1, *T2)};
+  if (*T1 == *T2)
+    T.Exact = *T1;
+  return T;
+}
+
+std::optional<Interpreter::Impl::GeometricUpdate>
+Interpreter::Impl::geometricUpdate(
+    const Expr *Inc,
+    const llvm::SmallPtrSetImpl<const VarDecl *> &BodyModified) {
+  auto ConstOf = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
     return std::nullopt;
-  return *T1;
+  };
+  const Expr *E = Inc->IgnoreParenImpCasts();
+  const VarDecl *VD = nullptr;
+  BinaryOperatorKind Op = BO_Comma;
+  std::optional<int64_t> K;
+  if (auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
+    VD = varOf(CA->getLHS());
+    Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
+    K = ConstOf(CA->getRHS());
+  } else if (auto *B = dyn_cast<BinaryOperator>(E);
+             B && B->getOpcode() == BO_Assign) {
+    VD = varOf(B->getLHS());
+    if (auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+        R && varOf(R->getLHS()) == VD) {
+      Op = R->getOpcode();
+      K = ConstOf(R->getRHS());
+    }
+  }
+  if (!VD || !K || BodyModified.count(VD) || !VD->getType()->isIntegerType())
+    return std::nullopt;
+  if (!((Op == BO_Mul && *K > 1) || (Op == BO_Div && *K > 1) ||
+        ((Op == BO_Shl || Op == BO_Shr) && *K > 0 && *K < 31)))
+    return std::nullopt;
+  return GeometricUpdate{VD, Op, *K};
+}
+
+std::optional<std::pair<const VarDecl *, int64_t>>
+Interpreter::Impl::geometricTrip(
+    const LoopParts &L,
+    const llvm::SmallPtrSetImpl<const VarDecl *> &BodyModified,
+    llvm::function_ref<AbsValue(const VarDecl *)> Start) {
+  if (!L.Cond || !L.Inc || jumpsOut(L.Body))
+    return std::nullopt;
+  auto G = geometricUpdate(L.Inc, BodyModified);
+  if (!G)
+    return std::nullopt;
+  auto Cmp = counterComparison(L.Cond, G->VD);
+  if (!Cmp)
+    return std::nullopt;
+  AbsValue Bound;
+  {
+    DiscardAccesses Discard(Out);
+    Bound = eval(Cmp->second);
+  }
+  AbsValue First = Start(G->VD);
+  auto B0 = Bound.isInt() ? Bound.Val.asConstant() : std::nullopt;
+  auto S0 = First.isInt() ? First.Val.asConstant() : std::nullopt;
+  if (!B0 || !S0)
+    return std::nullopt;
+  auto Holds = [&, Op = Cmp->first](int64_t V) {
+    switch (Op) {
+    case BO_LT:
+      return V < *B0;
+    case BO_LE:
+      return V <= *B0;
+    case BO_GT:
+      return V > *B0;
+    case BO_GE:
+      return V >= *B0;
+    case BO_NE:
+      return V != *B0;
+    default:
+      return false;
+    }
+  };
+  int64_t X = *S0, N = 0;
+  while (Holds(X)) {
+    if (++N > 64)
+      return std::nullopt;
+    int64_t Next = G->Op == BO_Mul   ? X * G->K
+                   : G->Op == BO_Div ? X / G->K
+                   : G->Op == BO_Shl ? X << G->K
+                                     : X >> G->K;
+    if (Next == X || std::abs(Next) > (int64_t(1) << 40))
+      return std::nullopt;
+    X = Next;
+  }
+  return std::make_pair(G->VD, N);
 }
 
 SymbolId Interpreter::Impl::loopSymbol(const std::string &Name,

@@ -313,10 +313,8 @@ LValue Interpreter::Impl::evalLValueNoEffects(const Expr *E) {
   // Re-evaluating a pure lvalue (a variable or an address expression with
   // no side effects of its own) records no access; the value used is the
   // one after the update, as C++ specifies for these operators.
-  size_t Mark = Out.size();
-  LValue L = evalLValue(E);
-  Out.resize(Mark);
-  return L;
+  DiscardAccesses Discard(Out);
+  return evalLValue(E);
 }
 
 LValue Interpreter::Impl::lvalueOfVar(const VarDecl *VD, const Expr *At) {

@@ -147,9 +147,11 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
     exec(If->getInit());
   if (If->getConditionVariableDeclStmt())
     exec(If->getConditionVariableDeclStmt());
-  InIfCondition = true;
-  AbsValue Cond = eval(If->getCond());
-  InIfCondition = false;
+  AbsValue Cond;
+  {
+    llvm::SaveAndRestore<bool> InCondition(InIfCondition, true);
+    Cond = eval(If->getCond());
+  }
   std::optional<LaneMask> Taken;
   if (Cond.isInt())
     Taken = truth(Cond.Val);
