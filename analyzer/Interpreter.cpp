@@ -94,27 +94,6 @@ bool Interpreter::Impl::mentionsWarpSymbol(const LaneVec &V) const {
   return false;
 }
 
-std::optional<std::pair<int64_t, int64_t>>
-Interpreter::Impl::range(const Poly &P) const {
-  __int128 Lo = P.constant(), Hi = P.constant();
-  for (const Poly::Term &T : P.terms()) {
-    __int128 TLo = T.Coeff, THi = T.Coeff;
-    for (SymbolId S : T.Mono) {
-      const SymbolInfo &I = Syms.get(S);
-      if (!I.Min || !I.Max)
-        return std::nullopt;
-      __int128 C[4] = {TLo * *I.Min, TLo * *I.Max, THi * *I.Min, THi * *I.Max};
-      TLo = std::min(std::min(C[0], C[1]), std::min(C[2], C[3]));
-      THi = std::max(std::max(C[0], C[1]), std::max(C[2], C[3]));
-    }
-    Lo += TLo;
-    Hi += THi;
-  }
-  if (Lo < INT64_MIN || Hi > INT64_MAX)
-    return std::nullopt;
-  return std::make_pair(static_cast<int64_t>(Lo), static_cast<int64_t>(Hi));
-}
-
 AbsValue
 Interpreter::Impl::uniformOpaque(const std::string &Key, const Expr *E,
                                  std::initializer_list<const Poly *> From) {

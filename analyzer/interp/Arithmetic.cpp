@@ -12,32 +12,6 @@ namespace cal {
 using namespace clang;
 using interp::LValue;
 
-std::optional<Poly> Interpreter::Impl::divLane(const Poly &A, int64_t K) const {
-  if (auto C = A.asConstant()) {
-    // C semantics (truncation) for concrete values.
-    return Poly(*C / K);
-  }
-  Poly Div, Rem(A.constant());
-  for (const Poly::Term &T : A.terms()) {
-    bool Divisible = T.Coeff % K == 0;
-    auto Sum = Poly::add(Divisible ? Div : Rem,
-                         Poly::term(T.Mono, Divisible ? T.Coeff / K : T.Coeff));
-    if (!Sum)
-      return std::nullopt;
-    (Divisible ? Div : Rem) = *Sum;
-  }
-  int64_t Q;
-  if (auto C = Rem.asConstant()) {
-    Q = floorDiv(*C, K);
-  } else {
-    auto R = range(Rem);
-    if (!R || floorDiv(R->first, K) != floorDiv(R->second, K))
-      return std::nullopt;
-    Q = floorDiv(R->first, K);
-  }
-  return Poly::add(Div, Poly(Q));
-}
-
 std::optional<std::pair<LaneVec, LaneVec>>
 Interpreter::Impl::divModSplit(const LaneVec &A, int64_t K) {
   if (A.isUniform() || K <= 1)
@@ -152,7 +126,7 @@ std::optional<AbsValue> Interpreter::Impl::divModSymbolic(const LaneVec &X,
 std::optional<LaneVec> Interpreter::Impl::divide(const LaneVec &A, int64_t K) {
   if (K <= 0)
     return std::nullopt;
-  if (auto R = A.map([&](const Poly &P) { return divLane(P, K); }))
+  if (auto R = A.map([&](const Poly &P) { return divLane(P, K, Syms); }))
     return R;
   if (auto S = divModSplit(A, K))
     return S->first;
@@ -162,39 +136,11 @@ std::optional<LaneVec> Interpreter::Impl::divide(const LaneVec &A, int64_t K) {
 std::optional<LaneVec> Interpreter::Impl::modulo(const LaneVec &A, int64_t K) {
   if (K <= 0)
     return std::nullopt;
-  if (auto R = moduloExact(A, K))
+  if (auto R = moduloExact(A, K, Syms))
     return R;
   if (auto S = divModSplit(A, K))
     return S->second;
   return std::nullopt;
-}
-
-std::optional<LaneVec> Interpreter::Impl::moduloExact(const LaneVec &A,
-                                                      int64_t K) {
-  return A.map([&](const Poly &P) -> std::optional<Poly> {
-    if (auto C = P.asConstant())
-      return Poly(*C % K); // C semantics
-    auto Q = divLane(P, K);
-    if (!Q)
-      return std::nullopt;
-    auto KQ = Poly::scale(*Q, K);
-    if (!KQ)
-      return std::nullopt;
-    return Poly::sub(P, *KQ);
-  });
-}
-
-std::optional<std::pair<Poly, int64_t>>
-Interpreter::Impl::splitLowBits(const Poly &P, int Bits) const {
-  int64_t M = int64_t(1) << Bits;
-  for (const Poly::Term &T : P.terms())
-    if (T.Coeff % M != 0)
-      return std::nullopt;
-  int64_t Low = floorMod(P.constant(), M);
-  auto High = Poly::sub(P, Poly(Low));
-  if (!High)
-    return std::nullopt;
-  return std::make_pair(*High, Low);
 }
 
 AbsValue Interpreter::Impl::binaryInt(BinaryOperatorKind Op, const AbsValue &A,
@@ -210,17 +156,30 @@ AbsValue Interpreter::Impl::binaryIntImpl(BinaryOperatorKind Op,
   if (!A.isInt() || !B.isInt())
     return AbsValue::unknown(A.isInt() ? B.Why : A.Why);
   const LaneVec &X = A.Val, &Y = B.Val;
-  std::optional<LaneVec> R;
+  if (BinaryOperator::isRelationalOp(Op) || BinaryOperator::isEqualityOp(Op))
+    return compare(Op, X, Y);
+  if (Op == BO_LAnd || Op == BO_LOr)
+    return logicalLanes(Op, X, Y);
+  if ((Op == BO_Div || Op == BO_Rem) && !Y.asConstant())
+    if (auto V = divModSymbolic(X, Y, E, /*Rem=*/Op == BO_Rem))
+      return *V;
+  if (auto R = exactBinary(Op, X, Y, E))
+    return AbsValue::integer(std::move(*R));
+  return inexactBinary(Op, X, Y, E);
+}
+
+std::optional<LaneVec> Interpreter::Impl::exactBinary(BinaryOperatorKind Op,
+                                                      const LaneVec &X,
+                                                      const LaneVec &Y,
+                                                      const Expr *E) {
   auto KOpt = Y.asConstant();
   switch (Op) {
   case BO_Add:
-    R = LaneVec::zip(X, Y, Poly::add);
-    break;
+    return LaneVec::zip(X, Y, Poly::add);
   case BO_Sub:
-    R = LaneVec::zip(X, Y, Poly::sub);
-    break;
-  case BO_Mul:
-    R = LaneVec::zip(X, Y, Poly::mul);
+    return LaneVec::zip(X, Y, Poly::sub);
+  case BO_Mul: {
+    auto R = LaneVec::zip(X, Y, Poly::mul);
     if (W.Display && R) {
       auto XC = X.asConstant(), YC = Y.asConstant();
       bool XThread = !XC && mentionsThread(X),
@@ -228,67 +187,57 @@ AbsValue Interpreter::Impl::binaryIntImpl(BinaryOperatorKind Op,
       if ((XThread && YC && *YC != 1) || (YThread && XC && *XC != 1))
         ThreadScaledMuls[E] = XC ? *XC : *YC;
     }
-    break;
+    return R;
+  }
   case BO_Div:
     if (KOpt && *KOpt > 0)
-      R = divide(X, *KOpt);
-    else if (!KOpt)
-      if (auto V = divModSymbolic(X, Y, E, /*Rem=*/false))
-        return *V;
-    break;
+      return divide(X, *KOpt);
+    return std::nullopt;
   case BO_Rem:
     if (KOpt && *KOpt > 0)
-      R = modulo(X, *KOpt);
-    else if (!KOpt)
-      if (auto V = divModSymbolic(X, Y, E, /*Rem=*/true))
-        return *V;
-    break;
+      return modulo(X, *KOpt);
+    return std::nullopt;
   case BO_Shl:
     if (KOpt && *KOpt >= 0 && *KOpt < 62)
-      R = X.map(
+      return X.map(
           [&](const Poly &P) { return Poly::scale(P, int64_t(1) << *KOpt); });
-    break;
+    return std::nullopt;
   case BO_Shr:
     if (KOpt && *KOpt >= 0 && *KOpt < 62)
-      R = divide(X, int64_t(1) << *KOpt);
-    break;
+      return divide(X, int64_t(1) << *KOpt);
+    return std::nullopt;
   case BO_And:
-    R = bitAnd(X, Y);
-    break;
+    return bitAnd(X, Y);
   case BO_Or:
   case BO_Xor:
-    R = bitOrXor(Op, X, Y);
-    break;
-  case BO_LT:
-  case BO_GT:
-  case BO_LE:
-  case BO_GE:
-  case BO_EQ:
-  case BO_NE:
-    return compare(Op, X, Y);
-  case BO_LAnd:
-  case BO_LOr: {
-    auto Tx = truth(X), Ty = truth(Y);
-    // One side decides every lane on its own (`full || i + 3 < n` with
-    // the bound true; `a && b` with a false).
-    LaneMask Decides = Op == BO_LOr ? AllLanes : 0;
-    if ((Tx && *Tx == Decides) || (Ty && *Ty == Decides))
-      return AbsValue::integer(LaneVec(Poly(Op == BO_LOr ? 1 : 0)));
-    if (!Tx || !Ty)
-      return AbsValue::unknown("condition not known per lane");
-    std::array<Poly, WarpSize> Lanes;
-    for (unsigned L = 0; L < WarpSize; ++L) {
-      bool Vx = (*Tx >> L) & 1, Vy = (*Ty >> L) & 1;
-      Lanes[L] = Poly(Op == BO_LAnd ? (Vx && Vy) : (Vx || Vy));
-    }
-    return AbsValue::integer(LaneVec::perLane(Lanes));
-  }
+    return bitOrXor(Op == BO_Or ? BitOp::Or : BitOp::Xor, X, Y);
   default:
-    break;
+    return std::nullopt;
   }
-  if (R)
-    return AbsValue::integer(std::move(*R));
-  // Not exact. A lane-uniform result is still the same for every lane.
+}
+
+AbsValue Interpreter::Impl::logicalLanes(BinaryOperatorKind Op,
+                                         const LaneVec &X, const LaneVec &Y) {
+  auto Tx = truth(X), Ty = truth(Y);
+  // One side decides every lane on its own (`full || i + 3 < n` with
+  // the bound true; `a && b` with a false).
+  LaneMask Decides = Op == BO_LOr ? AllLanes : 0;
+  if ((Tx && *Tx == Decides) || (Ty && *Ty == Decides))
+    return AbsValue::integer(LaneVec(Poly(Op == BO_LOr ? 1 : 0)));
+  if (!Tx || !Ty)
+    return AbsValue::unknown("condition not known per lane");
+  std::array<Poly, WarpSize> Lanes;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    bool Vx = (*Tx >> L) & 1, Vy = (*Ty >> L) & 1;
+    Lanes[L] = Poly(Op == BO_LAnd ? (Vx && Vy) : (Vx || Vy));
+  }
+  return AbsValue::integer(LaneVec::perLane(Lanes));
+}
+
+AbsValue Interpreter::Impl::inexactBinary(BinaryOperatorKind Op,
+                                          const LaneVec &X, const LaneVec &Y,
+                                          const Expr *E) {
+  // A lane-uniform result is still the same for every lane.
   if (X.isUniform() && Y.isUniform() && !mentionsWarpSymbol(X.uniform()) &&
       !mentionsWarpSymbol(Y.uniform()))
     return uniformOpaque(std::string("bin") + std::to_string(Op) + "(" +
@@ -341,44 +290,6 @@ std::optional<LaneVec> Interpreter::Impl::bitAnd(const LaneVec &X,
       return Poly(*C & M);
     return std::nullopt;
   });
-}
-
-std::optional<LaneVec> Interpreter::Impl::bitOrXor(BinaryOperatorKind Op,
-                                                   const LaneVec &X,
-                                                   const LaneVec &Y) {
-  return LaneVec::zip(X, Y,
-                      [&](const Poly &A, const Poly &B) -> std::optional<Poly> {
-                        auto CA = A.asConstant(), CB = B.asConstant();
-                        if (CA && CB)
-                          return Poly(Op == BO_Or ? (*CA | *CB) : (*CA ^ *CB));
-                        // One side a small constant, the other's symbolic part
-                        // above its bits.
-                        const Poly &Sym = CA ? B : A;
-                        std::optional<int64_t> Small = CA ? CA : CB;
-                        if (!Small || *Small < 0)
-                          return std::nullopt;
-                        int Bits = 0;
-                        while ((int64_t(1) << Bits) <= *Small && Bits < 62)
-                          ++Bits;
-                        auto Split = splitLowBits(Sym, Bits);
-                        if (!Split)
-                          return std::nullopt;
-                        int64_t Low = Op == BO_Or ? (Split->second | *Small)
-                                                  : (Split->second ^ *Small);
-                        return Poly::add(Split->first, Poly(Low));
-                      });
-}
-
-std::optional<LaneMask> Interpreter::Impl::truth(const LaneVec &V) const {
-  LaneMask M = 0;
-  for (unsigned L = 0; L < WarpSize; ++L) {
-    auto C = V.lane(L).asConstant();
-    if (!C)
-      return std::nullopt;
-    if (*C != 0)
-      M |= 1u << L;
-  }
-  return M;
 }
 
 std::optional<AbsValue>

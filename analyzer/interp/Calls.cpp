@@ -67,7 +67,27 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
   if (WantLValue != ReturnsRef && WantLValue)
     return false;
 
-  // Bind arguments: by value -> values, by reference -> aliases.
+  CallBindings Args = bindArguments(C, Def);
+  // Save the callee's bindings in case it is active further out (it is
+  // not: recursion is refused), then bind.
+  for (auto &[PD, V] : Args.Values)
+    Env[PD] = V;
+  for (auto &[PD, L] : Args.Aliases)
+    Refs[PD] = L;
+  Frames.push_back({Def, ReturnsRef, {}, {}});
+  CallStack.push_back(C);
+  exec(Def->getBody());
+  CallStack.pop_back();
+  Frame F = std::move(Frames.back());
+  Frames.pop_back();
+  for (auto &[PD, L] : Args.Aliases)
+    Refs.erase(PD);
+  returnedValue(F, Result, LResult);
+  return true;
+}
+
+Interpreter::Impl::CallBindings
+Interpreter::Impl::bindArguments(const CallExpr *C, const FunctionDecl *Def) {
   unsigned Shift = 0;
   const Expr *Object = nullptr;
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
@@ -87,37 +107,27 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
     else
       eval(Object);
   }
-  std::vector<std::pair<const ParmVarDecl *, AbsValue>> Values;
-  std::vector<std::pair<const ParmVarDecl *, LValue>> Aliases;
+  CallBindings B;
   for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
     if (I - Shift >= Def->getNumParams())
       break;
     const ParmVarDecl *PD = Def->getParamDecl(I - Shift);
     if (PD->getType()->isReferenceType())
-      Aliases.push_back({PD, evalLValue(C->getArg(I))});
+      B.Aliases.push_back({PD, evalLValue(C->getArg(I))});
     else
-      Values.push_back({PD, eval(C->getArg(I))});
+      B.Values.push_back({PD, eval(C->getArg(I))});
   }
   for (unsigned I = C->getNumArgs() - Shift; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *PD = Def->getParamDecl(I);
     if (PD->hasDefaultArg() && !PD->getType()->isReferenceType())
-      Values.push_back({PD, eval(PD->getDefaultArg())});
+      B.Values.push_back({PD, eval(PD->getDefaultArg())});
   }
-  // Save the callee's bindings in case it is active further out (it is
-  // not: recursion is refused), then bind.
-  for (auto &[PD, V] : Values)
-    Env[PD] = V;
-  for (auto &[PD, L] : Aliases)
-    Refs[PD] = L;
-  Frames.push_back({Def, ReturnsRef, {}, {}});
-  CallStack.push_back(C);
-  exec(Def->getBody());
-  CallStack.pop_back();
-  Frame F = std::move(Frames.back());
-  Frames.pop_back();
-  for (auto &[PD, L] : Aliases)
-    Refs.erase(PD);
-  if (ReturnsRef) {
+  return B;
+}
+
+void Interpreter::Impl::returnedValue(const Frame &F, AbsValue *Result,
+                                      LValue *LResult) {
+  if (F.ReturnsRef) {
     if (LResult) {
       if (F.RefReturns.size() == 1)
         *LResult = F.RefReturns.front();
@@ -126,20 +136,19 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
     }
     if (Result)
       *Result = AbsValue::unknown("reference result");
-    return true;
+    return;
   }
-  if (Result) {
-    if (F.Returns.empty()) {
-      *Result = AbsValue::unknown("no return value");
-    } else {
-      AbsValue R = F.Returns.front();
-      for (const AbsValue &V : F.Returns)
-        if (!V.sameAs(R))
-          R = AbsValue::unknown("different values returned");
-      *Result = R;
-    }
+  if (!Result)
+    return;
+  if (F.Returns.empty()) {
+    *Result = AbsValue::unknown("no return value");
+    return;
   }
-  return true;
+  AbsValue R = F.Returns.front();
+  for (const AbsValue &V : F.Returns)
+    if (!V.sameAs(R))
+      R = AbsValue::unknown("different values returned");
+  *Result = R;
 }
 
 AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
@@ -148,43 +157,9 @@ AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
   if (FD && FD->getDeclName().isIdentifier())
     Name = FD->getName();
 
-  if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
-    OverloadedOperatorKind OK = OC->getOperator();
-    bool Assign = OK == OO_Equal;
-    bool Compound = OK == OO_PlusEqual || OK == OO_MinusEqual ||
-                    OK == OO_StarEqual || OK == OO_SlashEqual ||
-                    OK == OO_PercentEqual || OK == OO_AmpEqual ||
-                    OK == OO_PipeEqual || OK == OO_CaretEqual ||
-                    OK == OO_LessLessEqual || OK == OO_GreaterGreaterEqual;
-    if ((Assign || Compound) && OC->getNumArgs() == 2 &&
-        (!FD || isSystem(FD->getLocation()) || FD->isTrivial() ||
-         FD->isDefaulted())) {
-      LValue L = evalLValue(OC->getArg(0));
-      QualType T = OC->getArg(0)->getType().getUnqualifiedType();
-      AbsValue V;
-      if (Assign) {
-        const Expr *RHS = OC->getArg(1);
-        if (RHS->isGLValue() && !isDim3Like(RHS->getType())) {
-          LValue R = evalLValue(RHS);
-          V = read(R, RHS, RHS->getType().getUnqualifiedType());
-        } else {
-          V = eval(RHS);
-        }
-      } else {
-        read(L, OC->getArg(0), T);
-        const Expr *RHS = OC->getArg(1);
-        if (RHS->isGLValue()) {
-          LValue R = evalLValue(RHS);
-          read(R, RHS, RHS->getType().getUnqualifiedType());
-        } else {
-          eval(RHS);
-        }
-        V = AbsValue::unknown("result of a compound assignment");
-      }
-      write(L, V, OC->getArg(0), T);
-      return V;
-    }
-  }
+  if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C))
+    if (auto V = assignmentOperatorCall(OC))
+      return *V;
   // A static member called through an object (`tile.thread_rank()` on a
   // thread_block_tile) is a plain call to a member expression.
   if (!isa<CXXMemberCallExpr>(C))
@@ -196,43 +171,14 @@ AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
     if (auto CG = cooperativeGroupsCall(MC, MC->getMethodDecl()))
       return *CG;
-    // A conversion or other const member of a system type called on an
-    // object in memory: a read of that object.
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (MD && isSystem(MD->getLocation())) {
-      const Expr *Obj = MC->getImplicitObjectArgument();
-      if (Obj && Obj->isGLValue()) {
-        LValue L = evalLValue(Obj);
-        QualType T = Obj->getType().getUnqualifiedType();
-        if (L.K == LValue::Memory) {
-          record(AccessKind::Load, L, Obj, T);
-          if (!MD->isConst())
-            record(AccessKind::Store, L, Obj, T);
-        }
-        for (unsigned I = 0; I < MC->getNumArgs(); ++I)
-          eval(MC->getArg(I));
-        return AbsValue::unknown("result of `" + MD->getNameAsString() + "`");
-      }
-    }
+    if (auto V = systemMemberCall(MC))
+      return *V;
   }
   if (!Name.empty()) {
     if (auto R = memoryIntrinsic(C, Name))
       return *R;
-    if (nameIn(Name, {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin",
-                      "ullmax"}) &&
-        C->getNumArgs() == 2 && C->getType()->isIntegerType()) {
-      AbsValue A = eval(C->getArg(0)), B = eval(C->getArg(1));
-      if (A.isInt() && B.isInt()) {
-        bool Max = Name.contains("max");
-        AbsValue Lt = compare(BO_LT, A.Val, B.Val);
-        if (Lt.isInt())
-          if (auto M = truth(Lt.Val))
-            return Max ? select(*M, B, A) : select(*M, A, B);
-      }
-      return AbsValue::unknown("min/max not decidable per lane");
-    }
-    if (nameIn(Name, {"__mul24", "__umul24"}) && C->getNumArgs() == 2)
-      return binaryInt(BO_Mul, eval(C->getArg(0)), eval(C->getArg(1)), C);
+    if (auto R = integerBuiltin(C, Name))
+      return *R;
   }
   AbsValue Result;
   if (inlineCall(C, /*WantLValue=*/false, &Result, nullptr))
@@ -240,6 +186,85 @@ AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
   evalCallArgs(C);
   return AbsValue::unknown(Name.empty() ? "result of a call"
                                         : "result of `" + Name.str() + "`");
+}
+
+std::optional<AbsValue>
+Interpreter::Impl::assignmentOperatorCall(const CXXOperatorCallExpr *OC) {
+  const FunctionDecl *FD = OC->getDirectCallee();
+  OverloadedOperatorKind OK = OC->getOperator();
+  bool Assign = OK == OO_Equal;
+  bool Compound = OK == OO_PlusEqual || OK == OO_MinusEqual ||
+                  OK == OO_StarEqual || OK == OO_SlashEqual ||
+                  OK == OO_PercentEqual || OK == OO_AmpEqual ||
+                  OK == OO_PipeEqual || OK == OO_CaretEqual ||
+                  OK == OO_LessLessEqual || OK == OO_GreaterGreaterEqual;
+  if (!(Assign || Compound) || OC->getNumArgs() != 2 ||
+      !(!FD || isSystem(FD->getLocation()) || FD->isTrivial() ||
+        FD->isDefaulted()))
+    return std::nullopt;
+  LValue L = evalLValue(OC->getArg(0));
+  QualType T = OC->getArg(0)->getType().getUnqualifiedType();
+  const Expr *RHS = OC->getArg(1);
+  AbsValue V;
+  if (Assign) {
+    if (RHS->isGLValue() && !isDim3Like(RHS->getType())) {
+      LValue R = evalLValue(RHS);
+      V = read(R, RHS, RHS->getType().getUnqualifiedType());
+    } else {
+      V = eval(RHS);
+    }
+  } else {
+    read(L, OC->getArg(0), T);
+    if (RHS->isGLValue()) {
+      LValue R = evalLValue(RHS);
+      read(R, RHS, RHS->getType().getUnqualifiedType());
+    } else {
+      eval(RHS);
+    }
+    V = AbsValue::unknown("result of a compound assignment");
+  }
+  write(L, V, OC->getArg(0), T);
+  return V;
+}
+
+std::optional<AbsValue>
+Interpreter::Impl::systemMemberCall(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD || !isSystem(MD->getLocation()))
+    return std::nullopt;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (!Obj || !Obj->isGLValue())
+    return std::nullopt;
+  LValue L = evalLValue(Obj);
+  QualType T = Obj->getType().getUnqualifiedType();
+  if (L.K == LValue::Memory) {
+    record(AccessKind::Load, L, Obj, T);
+    if (!MD->isConst())
+      record(AccessKind::Store, L, Obj, T);
+  }
+  for (unsigned I = 0; I < MC->getNumArgs(); ++I)
+    eval(MC->getArg(I));
+  return AbsValue::unknown("result of `" + MD->getNameAsString() + "`");
+}
+
+std::optional<AbsValue>
+Interpreter::Impl::integerBuiltin(const CallExpr *C, llvm::StringRef Name) {
+  if (nameIn(Name, {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin",
+                    "ullmax"}) &&
+      C->getNumArgs() == 2 && C->getType()->isIntegerType()) {
+    AbsValue A = eval(C->getArg(0)), B = eval(C->getArg(1));
+    if (A.isInt() && B.isInt()) {
+      bool Max = Name.contains("max");
+      AbsValue Lt = compare(BO_LT, A.Val, B.Val);
+      if (Lt.isInt())
+        if (auto M = truth(Lt.Val))
+          return Max ? select(*M, B, A) : select(*M, A, B);
+    }
+    return AbsValue::unknown("min/max not decidable per lane");
+  }
+  if (nameIn(Name, {"__mul24", "__umul24"}) && C->getNumArgs() == 2)
+    return binaryInt(BO_Mul, eval(C->getArg(0)), eval(C->getArg(1)), C);
+  return std::nullopt;
 }
 
 } // namespace cal

@@ -6,6 +6,8 @@
 
 #include "analyzer/interp/InterpImpl.h"
 
+#include "clang/AST/StmtVisitor.h"
+
 namespace cal {
 
 using namespace clang;
@@ -25,87 +27,97 @@ AbsValue Interpreter::Impl::evalPseudo(const PseudoObjectExpr *PO) {
   return eval(PO->getResultExpr());
 }
 
+AbsValue Interpreter::Impl::readValue(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  // `c ? a : b` of two lvalues, read: the value of the one each lane
+  // takes.
+  if (auto *CO = dyn_cast<AbstractConditionalOperator>(Sub->IgnoreParens()))
+    return evalConditional(CO);
+  // const/constexpr integers with a constant initializer (N, warpSize,
+  // template-dependent constants): their value.
+  if (auto *D = dyn_cast<DeclRefExpr>(Sub->IgnoreParens()))
+    if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
+      if ((VD->getType().isConstQualified() || VD->isConstexpr()) &&
+          VD->getType()->isIntegerType()) {
+        AbsValue C = constantOf(CE);
+        if (C.isInt())
+          return C;
+      }
+  LValue L = evalLValue(Sub);
+  return read(L, Sub, CE->getType());
+}
+
+AbsValue Interpreter::Impl::decayArray(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  LValue L = evalLValue(Sub);
+  if (L.K != LValue::Memory)
+    return AbsValue::unknown(L.Why.empty() ? "array not tracked" : L.Why);
+  if (!L.Offset) {
+    AbsValue V = AbsValue::unknown(L.Why);
+    V.Region = L.Region;
+    V.Pointee = CE->getType()->getPointeeType();
+    return V;
+  }
+  AbsValue P =
+      AbsValue::pointer(L.Region, *L.Offset, CE->getType()->getPointeeType());
+  P.Assumed = L.Assumed;
+  return P;
+}
+
+AbsValue Interpreter::Impl::integralCast(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  // A narrowing cast wraps values outside the destination's range: when
+  // the value's range is known and does not fit, an unsigned
+  // destination keeps the low bits; else the value is unknown. (An
+  // unknown range is taken to fit, as indices do.)
+  AbsValue V = eval(Sub);
+  QualType To = CE->getType();
+  if (!V.isInt() || To->isBooleanType() || !To->isIntegerType())
+    return V;
+  unsigned Bits = Ctx.getIntWidth(To);
+  if (Bits >= 64)
+    return V;
+  bool Signed = To->isSignedIntegerOrEnumerationType();
+  int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
+  int64_t Hi =
+      Signed ? (int64_t(1) << (Bits - 1)) - 1 : (int64_t(1) << Bits) - 1;
+  bool Fits = true;
+  for (unsigned L = 0; L < (V.Val.isUniform() ? 1u : WarpSize); ++L) {
+    std::optional<std::pair<int64_t, int64_t>> R;
+    if (auto C = V.Val.lane(L).asConstant())
+      R = std::make_pair(*C, *C);
+    else
+      R = range(V.Val.lane(L));
+    if (R && (R->first < Lo || R->second > Hi))
+      Fits = false;
+  }
+  if (Fits)
+    return V;
+  if (!Signed)
+    if (auto M = modulo(V.Val, int64_t(1) << Bits)) {
+      // modulo() follows C's sign rule for constants: make it [0, 2^b).
+      auto Wrapped = M->map([&](const Poly &P) -> std::optional<Poly> {
+        if (auto C = P.asConstant())
+          return Poly(floorMod(*C, int64_t(1) << Bits));
+        return P;
+      });
+      if (Wrapped)
+        return AbsValue::integer(*Wrapped).assuming(V);
+    }
+  if (mentionsWarpSymbol(V.Val))
+    NeedConcrete = true;
+  return AbsValue::unknown("`" + text(CE) + "` wraps around");
+}
+
 AbsValue Interpreter::Impl::castValue(const CastExpr *CE) {
   const Expr *Sub = CE->getSubExpr();
   switch (CE->getCastKind()) {
-  case CK_LValueToRValue: {
-    // `c ? a : b` of two lvalues, read: the value of the one each lane
-    // takes.
-    if (auto *CO = dyn_cast<AbstractConditionalOperator>(Sub->IgnoreParens()))
-      return evalConditional(CO);
-    // const/constexpr integers with a constant initializer (N, warpSize,
-    // template-dependent constants): their value.
-    if (auto *D = dyn_cast<DeclRefExpr>(Sub->IgnoreParens()))
-      if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
-        if ((VD->getType().isConstQualified() || VD->isConstexpr()) &&
-            VD->getType()->isIntegerType()) {
-          AbsValue C = constantOf(CE);
-          if (C.isInt())
-            return C;
-        }
-    LValue L = evalLValue(Sub);
-    return read(L, Sub, CE->getType());
-  }
-  case CK_ArrayToPointerDecay: {
-    LValue L = evalLValue(Sub);
-    if (L.K != LValue::Memory)
-      return AbsValue::unknown(L.Why.empty() ? "array not tracked" : L.Why);
-    if (!L.Offset) {
-      AbsValue V = AbsValue::unknown(L.Why);
-      V.Region = L.Region;
-      V.Pointee = CE->getType()->getPointeeType();
-      return V;
-    }
-    {
-      AbsValue P = AbsValue::pointer(L.Region, *L.Offset,
-                                     CE->getType()->getPointeeType());
-      P.Assumed = L.Assumed;
-      return P;
-    }
-  }
-  case CK_IntegralCast: {
-    // A narrowing cast wraps values outside the destination's range: when
-    // the value's range is known and does not fit, an unsigned
-    // destination keeps the low bits; else the value is unknown. (An
-    // unknown range is taken to fit, as indices do.)
-    AbsValue V = eval(Sub);
-    QualType To = CE->getType();
-    if (!V.isInt() || To->isBooleanType() || !To->isIntegerType())
-      return V;
-    unsigned Bits = Ctx.getIntWidth(To);
-    if (Bits >= 64)
-      return V;
-    bool Signed = To->isSignedIntegerOrEnumerationType();
-    int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
-    int64_t Hi =
-        Signed ? (int64_t(1) << (Bits - 1)) - 1 : (int64_t(1) << Bits) - 1;
-    bool Fits = true;
-    for (unsigned L = 0; L < (V.Val.isUniform() ? 1u : WarpSize); ++L) {
-      std::optional<std::pair<int64_t, int64_t>> R;
-      if (auto C = V.Val.lane(L).asConstant())
-        R = std::make_pair(*C, *C);
-      else
-        R = range(V.Val.lane(L));
-      if (R && (R->first < Lo || R->second > Hi))
-        Fits = false;
-    }
-    if (Fits)
-      return V;
-    if (!Signed)
-      if (auto M = modulo(V.Val, int64_t(1) << Bits)) {
-        // modulo() follows C's sign rule for constants: make it [0, 2^b).
-        auto Wrapped = M->map([&](const Poly &P) -> std::optional<Poly> {
-          if (auto C = P.asConstant())
-            return Poly(floorMod(*C, int64_t(1) << Bits));
-          return P;
-        });
-        if (Wrapped)
-          return AbsValue::integer(*Wrapped).assuming(V);
-      }
-    if (mentionsWarpSymbol(V.Val))
-      NeedConcrete = true;
-    return AbsValue::unknown("`" + text(CE) + "` wraps around");
-  }
+  case CK_LValueToRValue:
+    return readValue(CE);
+  case CK_ArrayToPointerDecay:
+    return decayArray(CE);
+  case CK_IntegralCast:
+    return integralCast(CE);
   case CK_NoOp:
   case CK_AddressSpaceConversion:
   case CK_UserDefinedConversion:
@@ -113,12 +125,7 @@ AbsValue Interpreter::Impl::castValue(const CastExpr *CE) {
   case CK_DerivedToBase:
   case CK_UncheckedDerivedToBase:
   case CK_BaseToDerived:
-  case CK_BooleanToSignedIntegral: {
-    AbsValue V = eval(Sub);
-    if (V.isPointer() && CE->getType()->isPointerType())
-      V.Pointee = CE->getType()->getPointeeType();
-    return V;
-  }
+  case CK_BooleanToSignedIntegral:
   case CK_BitCast: {
     AbsValue V = eval(Sub);
     if (V.isPointer() && CE->getType()->isPointerType())
@@ -434,75 +441,97 @@ AbsValue Interpreter::Impl::evalConstruct(const CXXConstructExpr *CE) {
   return AbsValue::unknown("constructed object");
 }
 
-AbsValue Interpreter::Impl::eval(const Expr *E) {
-  if (!E)
-    return AbsValue::unknown("no expression");
-  if (budgetSpent())
-    return AbsValue::unknown("analysis stopped: budget exceeded");
-  E = E->IgnoreParens();
-  if (E->isValueDependent() || E->isTypeDependent())
-    return AbsValue::unknown("dependent expression");
-  if (isa<IntegerLiteral>(E) || isa<CharacterLiteral>(E) ||
-      isa<CXXBoolLiteralExpr>(E) || isa<UnaryExprOrTypeTraitExpr>(E))
-    return constantOf(E);
-  if (auto *C = dyn_cast<ConstantExpr>(E)) {
+/// eval()'s transfer functions, one per expression kind (as the dataflow
+/// framework's Transfer.cpp is written); an expression of a kind not
+/// listed is walked for the accesses in its children.
+struct Interpreter::Impl::ExprTransfer
+    : public ConstStmtVisitor<ExprTransfer, AbsValue> {
+  Impl &I;
+  explicit ExprTransfer(Impl &I) : I(I) {}
+
+  AbsValue VisitIntegerLiteral(const IntegerLiteral *E) {
+    return I.constantOf(E);
+  }
+  AbsValue VisitCharacterLiteral(const CharacterLiteral *E) {
+    return I.constantOf(E);
+  }
+  AbsValue VisitCXXBoolLiteralExpr(const CXXBoolLiteralExpr *E) {
+    return I.constantOf(E);
+  }
+  AbsValue VisitUnaryExprOrTypeTraitExpr(const UnaryExprOrTypeTraitExpr *E) {
+    return I.constantOf(E);
+  }
+  AbsValue VisitFloatingLiteral(const FloatingLiteral *) {
+    return AbsValue::unknown("floating-point value");
+  }
+  AbsValue VisitConstantExpr(const ConstantExpr *C) {
     if (C->hasAPValueResult() && C->getAPValueResult().isInt())
       return AbsValue::integer(
           Poly(C->getAPValueResult().getInt().getExtValue()));
-    return eval(C->getSubExpr());
+    return I.eval(C->getSubExpr());
   }
-  if (auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
-    return eval(S->getReplacement());
-  if (auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-    return eval(D->getExpr());
-  if (auto *D = dyn_cast<CXXDefaultInitExpr>(E))
-    return eval(D->getExpr());
-  if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-    return eval(M->getSubExpr());
-  if (auto *F = dyn_cast<FullExpr>(E))
-    return eval(F->getSubExpr());
-  if (auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-    return eval(B->getSubExpr());
-  if (auto *O = dyn_cast<OpaqueValueExpr>(E))
-    return O->getSourceExpr() ? eval(O->getSourceExpr())
+
+  // Wrappers: the value of what they wrap.
+  AbsValue
+  VisitSubstNonTypeTemplateParmExpr(const SubstNonTypeTemplateParmExpr *S) {
+    return I.eval(S->getReplacement());
+  }
+  AbsValue VisitCXXDefaultArgExpr(const CXXDefaultArgExpr *D) {
+    return I.eval(D->getExpr());
+  }
+  AbsValue VisitCXXDefaultInitExpr(const CXXDefaultInitExpr *D) {
+    return I.eval(D->getExpr());
+  }
+  AbsValue VisitMaterializeTemporaryExpr(const MaterializeTemporaryExpr *M) {
+    return I.eval(M->getSubExpr());
+  }
+  AbsValue VisitFullExpr(const FullExpr *F) { return I.eval(F->getSubExpr()); }
+  AbsValue VisitCXXBindTemporaryExpr(const CXXBindTemporaryExpr *B) {
+    return I.eval(B->getSubExpr());
+  }
+  AbsValue VisitOpaqueValueExpr(const OpaqueValueExpr *O) {
+    return O->getSourceExpr() ? I.eval(O->getSourceExpr())
                               : AbsValue::unknown("opaque");
-  if (auto *D = dyn_cast<DeclRefExpr>(E)) {
+  }
+
+  AbsValue VisitDeclRefExpr(const DeclRefExpr *D) {
     if (auto *EC = dyn_cast<EnumConstantDecl>(D->getDecl()))
       return AbsValue::integer(Poly(EC->getInitVal().getExtValue()));
     if (auto *VD = dyn_cast<VarDecl>(D->getDecl())) {
       // const/constexpr with a constant initializer: the constant.
       if (VD->getType().isConstQualified() || VD->isConstexpr()) {
-        AbsValue C = constantOf(E);
+        AbsValue C = I.constantOf(D);
         if (C.isInt())
           return C;
       }
     }
-    if (E->isGLValue()) {
-      LValue L = evalLValue(E);
-      return read(L, E, E->getType());
-    }
+    if (D->isGLValue())
+      return readGLValue(D);
     return AbsValue::unknown("value not tracked");
   }
-  if (auto *CE = dyn_cast<CastExpr>(E))
-    return castValue(CE);
-  if (auto *U = dyn_cast<UnaryOperator>(E))
-    return evalUnary(U);
-  if (auto *B = dyn_cast<BinaryOperator>(E))
-    return evalBinary(B);
-  if (auto *C = dyn_cast<AbstractConditionalOperator>(E))
-    return evalConditional(C);
-  if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    return evalPseudo(PO);
-  if (auto *C = dyn_cast<CXXConstructExpr>(E))
-    return evalConstruct(C);
-  if (auto *C = dyn_cast<CallExpr>(E))
-    return evalCall(C);
-  if (auto *M = dyn_cast<MemberExpr>(E)) {
-    if (E->isGLValue()) {
-      LValue L = evalLValue(E);
-      return read(L, E, E->getType());
-    }
-    AbsValue Base = eval(M->getBase());
+
+  // Operators, calls and construction: their own transfer functions.
+  AbsValue VisitCastExpr(const CastExpr *CE) { return I.castValue(CE); }
+  AbsValue VisitUnaryOperator(const UnaryOperator *U) { return I.evalUnary(U); }
+  AbsValue VisitBinaryOperator(const BinaryOperator *B) {
+    return I.evalBinary(B);
+  }
+  AbsValue
+  VisitAbstractConditionalOperator(const AbstractConditionalOperator *C) {
+    return I.evalConditional(C);
+  }
+  AbsValue VisitPseudoObjectExpr(const PseudoObjectExpr *PO) {
+    return I.evalPseudo(PO);
+  }
+  AbsValue VisitCXXConstructExpr(const CXXConstructExpr *C) {
+    return I.evalConstruct(C);
+  }
+  AbsValue VisitCallExpr(const CallExpr *C) { return I.evalCall(C); }
+
+  AbsValue VisitMemberExpr(const MemberExpr *M) {
+    if (M->isGLValue())
+      return readGLValue(M);
+    AbsValue Base = I.eval(M->getBase());
     if (Base.K == AbsValue::Struct && Base.Fields)
       if (auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl())) {
         auto It = Base.Fields->find(FD);
@@ -511,29 +540,55 @@ AbsValue Interpreter::Impl::eval(const Expr *E) {
       }
     return AbsValue::unknown("member of a temporary");
   }
-  if (isa<ArraySubscriptExpr>(E) && E->isGLValue()) {
-    LValue L = evalLValue(E);
-    return read(L, E, E->getType());
+  AbsValue VisitArraySubscriptExpr(const ArraySubscriptExpr *A) {
+    if (A->isGLValue())
+      return readGLValue(A);
+    return VisitExpr(A);
   }
-  if (isa<FloatingLiteral>(E))
-    return AbsValue::unknown("floating-point value");
-  if (auto *IL = dyn_cast<InitListExpr>(E)) {
+
+  AbsValue VisitInitListExpr(const InitListExpr *IL) {
     for (const Expr *Init : IL->inits())
-      eval(Init);
-    if (IL->getNumInits() == 1 && E->getType()->isScalarType())
-      return eval(IL->getInit(0));
+      I.eval(Init);
+    if (IL->getNumInits() == 1 && IL->getType()->isScalarType())
+      return I.eval(IL->getInit(0));
     return AbsValue::unknown("initializer list");
   }
-  if (auto *IV = dyn_cast<ImplicitValueInitExpr>(E))
+  AbsValue VisitImplicitValueInitExpr(const ImplicitValueInitExpr *IV) {
     return IV->getType()->isIntegerType() ? AbsValue::integer(Poly(0))
                                           : AbsValue::unknown("value");
-  if (isa<LambdaExpr>(E) || isa<StmtExpr>(E))
+  }
+  AbsValue VisitLambdaExpr(const LambdaExpr *) {
     return AbsValue::unknown("not evaluated");
-  // Anything else: visit the children for accesses.
-  for (const Stmt *Child : E->children())
-    if (auto *CE = dyn_cast_or_null<Expr>(Child))
-      eval(CE);
-  return AbsValue::unknown("expression not tracked");
+  }
+  AbsValue VisitStmtExpr(const StmtExpr *) {
+    return AbsValue::unknown("not evaluated");
+  }
+
+  /// Anything else: the children are visited for accesses.
+  AbsValue VisitExpr(const Expr *E) {
+    for (const Stmt *Child : E->children())
+      if (auto *CE = dyn_cast_or_null<Expr>(Child))
+        I.eval(CE);
+    return AbsValue::unknown("expression not tracked");
+  }
+
+private:
+  /// A variable, member or element used as a value: a read of it.
+  AbsValue readGLValue(const Expr *E) {
+    LValue L = I.evalLValue(E);
+    return I.read(L, E, E->getType());
+  }
+};
+
+AbsValue Interpreter::Impl::eval(const Expr *E) {
+  if (!E)
+    return AbsValue::unknown("no expression");
+  if (budgetSpent())
+    return AbsValue::unknown("analysis stopped: budget exceeded");
+  E = E->IgnoreParens();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return AbsValue::unknown("dependent expression");
+  return ExprTransfer(*this).Visit(E);
 }
 
 } // namespace cal

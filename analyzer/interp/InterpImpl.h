@@ -4,16 +4,19 @@
 // defined in files by concern (as clang's ExprEngine is):
 //
 //   analyzer/Interpreter.cpp            the public interface, helpers
-//   analyzer/interp/Expressions.cpp     rvalues: eval() per expression kind
-//   analyzer/interp/Arithmetic.cpp      integer operators on lane vectors
+//   analyzer/interp/Expressions.cpp     rvalues: eval(), a visitor with one
+//                                       transfer function per expression kind
+//   analyzer/interp/Arithmetic.cpp      integer operators on lane vectors (the
+//                                       pure part: analyzer/LaneArith.h)
 //   analyzer/interp/Memory.cpp          lvalues, memory, access records
 //   analyzer/interp/Calls.cpp           inlining, calls not inlined
 //   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., cooperative
 //                                       groups, memory intrinsics
 //   analyzer/interp/Statements.cpp      statements, if, switch, return
 //   analyzer/interp/LoopShape.cpp       a loop's counter, updates, trip count
-//   analyzer/interp/Loops.cpp           loops, symbolic or iteration by
-//   iteration analyzer/interp/HostEval.cpp        host code at launch sites
+//   analyzer/interp/Loops.cpp           loops in phases, symbolic or
+//                                       iteration by iteration
+//   analyzer/interp/HostEval.cpp        host code at launch sites
 //
 // Only those files include this header.
 //
@@ -24,6 +27,7 @@
 
 #include "analyzer/Budget.h"
 #include "analyzer/Interpreter.h"
+#include "analyzer/LaneArith.h"
 #include "analyzer/SourceText.h"
 #include "analyzer/WarpModel.h"
 #include "clang/AST/Attr.h"
@@ -284,7 +288,9 @@ struct Interpreter::Impl {
   bool mentionsWarpSymbol(const LaneVec &V) const;
 
   /// Interval of a polynomial's value from the symbols' ranges.
-  std::optional<std::pair<int64_t, int64_t>> range(const Poly &P) const;
+  std::optional<std::pair<int64_t, int64_t>> range(const Poly &P) const {
+    return valueRange(P, Syms);
+  }
 
   /// A value that does not depend on the lane but cannot be written as a
   /// polynomial: an opaque symbol, the same for the same inputs.
@@ -301,9 +307,6 @@ struct Interpreter::Impl {
   //===--------------------------------------------------------------------===//
   // interp/Arithmetic.cpp
   //===--------------------------------------------------------------------===//
-
-  /// Floor division of one lane's value by K > 0, exact or std::nullopt.
-  std::optional<Poly> divLane(const Poly &A, int64_t K) const;
 
   /// (S + c_L) / K and (S + c_L) % K when the lanes share a symbolic,
   /// warp-uniform part S whose coefficients are multiples of g, g divides
@@ -330,29 +333,34 @@ struct Interpreter::Impl {
 
   std::optional<LaneVec> modulo(const LaneVec &A, int64_t K);
 
-  std::optional<LaneVec> moduloExact(const LaneVec &A, int64_t K);
-
-  /// Splits P into a part divisible by 2^Bits and a constant low part in
-  /// [0, 2^Bits); std::nullopt if the symbolic part is not divisible.
-  std::optional<std::pair<Poly, int64_t>> splitLowBits(const Poly &P,
-                                                       int Bits) const;
-
   AbsValue binaryInt(clang::BinaryOperatorKind Op, const AbsValue &A,
                      const AbsValue &B, const clang::Expr *E);
 
   AbsValue binaryIntImpl(clang::BinaryOperatorKind Op, const AbsValue &A,
                          const AbsValue &B, const clang::Expr *E);
 
+  /// The arithmetic and bitwise operators, exact for every lane, or
+  /// std::nullopt.
+  std::optional<LaneVec> exactBinary(clang::BinaryOperatorKind Op,
+                                     const LaneVec &X, const LaneVec &Y,
+                                     const clang::Expr *E);
+
+  /// `&&`, `||` lane by lane (one side may decide every lane alone).
+  AbsValue logicalLanes(clang::BinaryOperatorKind Op, const LaneVec &X,
+                        const LaneVec &Y);
+
+  /// An operator not exact for every lane: a lane-uniform symbol when both
+  /// sides are lane-uniform, else unknown (and the warp needs concrete
+  /// instances when a warp symbol is involved).
+  AbsValue inexactBinary(clang::BinaryOperatorKind Op, const LaneVec &X,
+                         const LaneVec &Y, const clang::Expr *E);
+
   bool mentionsThread(const LaneVec &V) const;
 
   std::optional<LaneVec> bitAnd(const LaneVec &X, const LaneVec &Y);
 
-  std::optional<LaneVec> bitOrXor(clang::BinaryOperatorKind Op,
-                                  const LaneVec &X, const LaneVec &Y);
-
-  /// Per-lane truth of a value (bit L set = lane L true); std::nullopt when
-  /// some lane's value is not a known constant.
-  std::optional<LaneMask> truth(const LaneVec &V) const;
+  /// Per-lane truth of a value (analyzer/LaneArith.h).
+  std::optional<LaneMask> truth(const LaneVec &V) const { return laneTruth(V); }
 
   /// `y == 0` with y = 4*blockIdx.y + threadIdx.y: the lanes differ by
   /// known amounts but the part they share (the block's position, a runtime
@@ -406,6 +414,15 @@ struct Interpreter::Impl {
 
   LValue evalLValue(const clang::Expr *E);
 
+  /// The lvalue of a cast of an lvalue (no-op, derived-to-base, bit cast).
+  LValue castLValue(const clang::CastExpr *CE);
+
+  /// `a[i]`: the base pointer offset by the index.
+  LValue subscriptLValue(const clang::ArraySubscriptExpr *A);
+
+  /// `s.f`, `p->f`, and static members.
+  LValue memberLValue(const clang::MemberExpr *M);
+
   /// The lvalue of an expression already evaluated for its side effects.
   LValue evalLValueNoEffects(const clang::Expr *E);
 
@@ -445,6 +462,17 @@ struct Interpreter::Impl {
 
   AbsValue castValue(const clang::CastExpr *CE);
 
+  /// An lvalue read (CK_LValueToRValue): a constant's value, the value of
+  /// the side of `c ? a : b` each lane takes, or a load.
+  AbsValue readValue(const clang::CastExpr *CE);
+
+  /// An array decayed to a pointer to its first element.
+  AbsValue decayArray(const clang::CastExpr *CE);
+
+  /// A cast between integer types: the value when it fits, the low bits for
+  /// an unsigned destination, else unknown.
+  AbsValue integralCast(const clang::CastExpr *CE);
+
   AbsValue pointerArith(clang::BinaryOperatorKind Op, const AbsValue &Ptr,
                         const AbsValue &Int, clang::QualType Pointee);
 
@@ -468,7 +496,10 @@ struct Interpreter::Impl {
 
   AbsValue evalConstruct(const clang::CXXConstructExpr *CE);
 
+  /// The value of an expression (its accesses recorded): a visitor with
+  /// one transfer function per expression kind (ExprTransfer).
   AbsValue eval(const clang::Expr *E);
+  struct ExprTransfer;
 
   //===--------------------------------------------------------------------===//
   // interp/Calls.cpp
@@ -484,7 +515,35 @@ struct Interpreter::Impl {
   bool inlineCall(const clang::CallExpr *C, bool WantLValue, AbsValue *Result,
                   LValue *LResult);
 
+  /// A call's arguments evaluated for the callee's parameters: values for
+  /// parameters by value (default arguments included), aliases for
+  /// references. The object of a member call is evaluated, not bound.
+  struct CallBindings {
+    std::vector<std::pair<const clang::ParmVarDecl *, AbsValue>> Values;
+    std::vector<std::pair<const clang::ParmVarDecl *, LValue>> Aliases;
+  };
+  CallBindings bindArguments(const clang::CallExpr *C,
+                             const clang::FunctionDecl *Def);
+
+  /// What an inlined call returned: its value (the same on every return,
+  /// else unknown) or the lvalue of a reference returned on one path.
+  void returnedValue(const Frame &F, AbsValue *Result, LValue *LResult);
+
   AbsValue evalCall(const clang::CallExpr *C);
+
+  /// `a = b`, `a += b` through an operator that is the built-in one (a
+  /// system type's, trivial or defaulted): a write of `a` (and a read for
+  /// the compound forms); std::nullopt for any other operator call.
+  std::optional<AbsValue>
+  assignmentOperatorCall(const clang::CXXOperatorCallExpr *OC);
+
+  /// A conversion or other member of a system type called on an object in
+  /// memory: a read of that object (a write too when not const).
+  std::optional<AbsValue> systemMemberCall(const clang::CXXMemberCallExpr *MC);
+
+  /// min/max and __mul24 on integers.
+  std::optional<AbsValue> integerBuiltin(const clang::CallExpr *C,
+                                         llvm::StringRef Name);
 
   //===--------------------------------------------------------------------===//
   // interp/models/CudaBuiltins.cpp
@@ -534,6 +593,16 @@ struct Interpreter::Impl {
                    const llvm::SmallPtrSetImpl<const clang::VarDecl *> &U);
 
   void exec(const clang::Stmt *S);
+
+  /// `for (x : range)`: what the body modifies is unknown before and after.
+  void execRangeFor(const clang::CXXForRangeStmt *F);
+
+  /// A switch: every case walked; what the body assigns is unknown after.
+  void execSwitch(const clang::SwitchStmt *Sw);
+
+  /// A return: the value (or the lvalue returned by reference) kept for
+  /// the inlined call's frame.
+  void execReturn(const clang::ReturnStmt *R);
 
   //===--------------------------------------------------------------------===//
   // interp/LoopShape.cpp

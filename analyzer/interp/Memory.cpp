@@ -213,28 +213,8 @@ LValue Interpreter::Impl::evalLValue(const Expr *E) {
   if (budgetSpent())
     return LValue::unknown("analysis stopped: budget exceeded");
   E = E->IgnoreParens();
-  if (auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
-    switch (ICE->getCastKind()) {
-    case CK_NoOp:
-    case CK_DerivedToBase:
-    case CK_UncheckedDerivedToBase:
-      return evalLValue(ICE->getSubExpr());
-    case CK_LValueBitCast: {
-      LValue L = evalLValue(ICE->getSubExpr());
-      L.Type = ICE->getType();
-      return L;
-    }
-    default:
-      eval(E);
-      return LValue::unknown("unsupported lvalue cast");
-    }
-  }
-  if (auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
-    LValue L = evalLValue(CE->getSubExpr());
-    if (CE->getCastKind() == CK_LValueBitCast || CE->getCastKind() == CK_NoOp)
-      L.Type = CE->getType();
-    return L;
-  }
+  if (auto *CE = dyn_cast<CastExpr>(E))
+    return castLValue(CE);
   if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     return evalLValue(M->getSubExpr());
   if (auto *O = dyn_cast<OpaqueValueExpr>(E))
@@ -242,48 +222,18 @@ LValue Interpreter::Impl::evalLValue(const Expr *E) {
       return evalLValue(O->getSourceExpr());
   if (auto *D = dyn_cast<DeclRefExpr>(E))
     return lvalueOfDecl(D);
-  if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
-    AbsValue Base = eval(A->getBase());
-    AbsValue Idx = eval(A->getIdx());
-    if (!Base.isPointer()) {
-      if (Base.isUnknown() && Base.Region)
-        return memoryAt(Base, A->getType(), "base pointer unknown");
-      return LValue::unknown(Base.Why.empty() ? "base pointer unknown"
-                                              : Base.Why);
-    }
-    return offsetBy(Base, Idx, A->getType(), A->getIdx());
-  }
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return subscriptLValue(A);
   if (auto *U = dyn_cast<UnaryOperator>(E)) {
-    switch (U->getOpcode()) {
-    case UO_Deref:
+    if (U->getOpcode() == UO_Deref)
       return memoryAt(eval(U->getSubExpr()), U->getType(), "pointer unknown");
-    case UO_PreInc:
-    case UO_PreDec: {
+    if (U->getOpcode() == UO_PreInc || U->getOpcode() == UO_PreDec) {
       eval(E);
       return evalLValueNoEffects(U->getSubExpr());
     }
-    default:
-      break;
-    }
   }
-  if (auto *M = dyn_cast<MemberExpr>(E)) {
-    auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (!FD) {
-      if (auto *VD = dyn_cast<VarDecl>(M->getMemberDecl())) {
-        eval(M->getBase());
-        return lvalueOfVar(VD, M);
-      }
-      return LValue::unknown("member is not a field");
-    }
-    LValue Base;
-    if (M->isArrow())
-      Base = memoryAt(eval(M->getBase()),
-                      M->getBase()->getType()->getPointeeType(),
-                      "pointer unknown");
-    else
-      Base = evalLValue(M->getBase());
-    return fieldOf(Base, FD, M->getType());
-  }
+  if (auto *M = dyn_cast<MemberExpr>(E))
+    return memberLValue(M);
   if (auto *B = dyn_cast<BinaryOperator>(E)) {
     if (B->isAssignmentOp()) {
       eval(E);
@@ -301,12 +251,63 @@ LValue Interpreter::Impl::evalLValue(const Expr *E) {
     evalCallArgs(C);
     return LValue::unknown("reference returned by a call");
   }
-  if (isa<PseudoObjectExpr>(E)) {
-    eval(E);
-    return LValue::unknown("property reference");
-  }
   eval(E);
-  return LValue::unknown("unsupported lvalue");
+  return LValue::unknown(isa<PseudoObjectExpr>(E) ? "property reference"
+                                                  : "unsupported lvalue");
+}
+
+LValue Interpreter::Impl::castLValue(const CastExpr *CE) {
+  if (auto *ICE = dyn_cast<ImplicitCastExpr>(CE)) {
+    switch (ICE->getCastKind()) {
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      return evalLValue(ICE->getSubExpr());
+    case CK_LValueBitCast: {
+      LValue L = evalLValue(ICE->getSubExpr());
+      L.Type = ICE->getType();
+      return L;
+    }
+    default:
+      eval(CE);
+      return LValue::unknown("unsupported lvalue cast");
+    }
+  }
+  LValue L = evalLValue(CE->getSubExpr());
+  if (CE->getCastKind() == CK_LValueBitCast || CE->getCastKind() == CK_NoOp)
+    L.Type = CE->getType();
+  return L;
+}
+
+LValue Interpreter::Impl::subscriptLValue(const ArraySubscriptExpr *A) {
+  AbsValue Base = eval(A->getBase());
+  AbsValue Idx = eval(A->getIdx());
+  if (!Base.isPointer()) {
+    if (Base.isUnknown() && Base.Region)
+      return memoryAt(Base, A->getType(), "base pointer unknown");
+    return LValue::unknown(Base.Why.empty() ? "base pointer unknown"
+                                            : Base.Why);
+  }
+  return offsetBy(Base, Idx, A->getType(), A->getIdx());
+}
+
+LValue Interpreter::Impl::memberLValue(const MemberExpr *M) {
+  auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+  if (!FD) {
+    if (auto *VD = dyn_cast<VarDecl>(M->getMemberDecl())) {
+      eval(M->getBase());
+      return lvalueOfVar(VD, M);
+    }
+    return LValue::unknown("member is not a field");
+  }
+  LValue Base;
+  if (M->isArrow())
+    Base =
+        memoryAt(eval(M->getBase()), M->getBase()->getType()->getPointeeType(),
+                 "pointer unknown");
+  else
+    Base = evalLValue(M->getBase());
+  return fieldOf(Base, FD, M->getType());
 }
 
 LValue Interpreter::Impl::evalLValueNoEffects(const Expr *E) {

@@ -297,46 +297,15 @@ void Interpreter::Impl::exec(const Stmt *S) {
     execLoop(D, nullptr, D->getCond(), nullptr, D->getBody());
     return;
   }
-  case Stmt::CXXForRangeStmtClass: {
-    auto *F = cast<CXXForRangeStmt>(S);
-    llvm::SmallPtrSet<const VarDecl *, 8> Modified;
-    collectModified(F->getBody(), Modified);
-    for (const VarDecl *VD : Modified)
-      Env[VD] = unknownPointer(Env[VD], "modified in a loop");
-    exec(F->getLoopVarStmt());
-    exec(F->getBody());
-    for (const VarDecl *VD : Modified)
-      Env[VD] = unknownPointer(Env[VD], "modified in a loop");
+  case Stmt::CXXForRangeStmtClass:
+    execRangeFor(cast<CXXForRangeStmt>(S));
     return;
-  }
-  case Stmt::SwitchStmtClass: {
-    auto *Sw = cast<SwitchStmt>(S);
-    if (Sw->getInit())
-      exec(Sw->getInit());
-    eval(Sw->getCond());
-    llvm::SmallPtrSet<const VarDecl *, 8> Modified;
-    collectModified(Sw->getBody(), Modified);
-    exec(Sw->getBody());
-    for (const VarDecl *VD : Modified)
-      Env[VD] = unknownPointer(Env[VD], "assigned in a switch");
+  case Stmt::SwitchStmtClass:
+    execSwitch(cast<SwitchStmt>(S));
     return;
-  }
-  case Stmt::ReturnStmtClass: {
-    auto *R = cast<ReturnStmt>(S);
-    if (!Frames.empty() && R->getRetValue()) {
-      // Evaluate first: the value may inline calls that grow Frames.
-      if (Frames.back().ReturnsRef) {
-        LValue L = evalLValue(R->getRetValue());
-        Frames.back().RefReturns.push_back(std::move(L));
-      } else {
-        AbsValue V = eval(R->getRetValue());
-        Frames.back().Returns.push_back(std::move(V));
-      }
-    } else if (R->getRetValue()) {
-      eval(R->getRetValue());
-    }
+  case Stmt::ReturnStmtClass:
+    execReturn(cast<ReturnStmt>(S));
     return;
-  }
   case Stmt::AttributedStmtClass:
     exec(cast<AttributedStmt>(S)->getSubStmt());
     return;
@@ -352,6 +321,43 @@ void Interpreter::Impl::exec(const Stmt *S) {
   default:
     // break, continue, goto, asm, null statements: nothing to evaluate.
     return;
+  }
+}
+
+void Interpreter::Impl::execRangeFor(const CXXForRangeStmt *F) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Modified;
+  collectModified(F->getBody(), Modified);
+  for (const VarDecl *VD : Modified)
+    Env[VD] = unknownPointer(Env[VD], "modified in a loop");
+  exec(F->getLoopVarStmt());
+  exec(F->getBody());
+  for (const VarDecl *VD : Modified)
+    Env[VD] = unknownPointer(Env[VD], "modified in a loop");
+}
+
+void Interpreter::Impl::execSwitch(const SwitchStmt *Sw) {
+  if (Sw->getInit())
+    exec(Sw->getInit());
+  eval(Sw->getCond());
+  llvm::SmallPtrSet<const VarDecl *, 8> Modified;
+  collectModified(Sw->getBody(), Modified);
+  exec(Sw->getBody());
+  for (const VarDecl *VD : Modified)
+    Env[VD] = unknownPointer(Env[VD], "assigned in a switch");
+}
+
+void Interpreter::Impl::execReturn(const ReturnStmt *R) {
+  if (!Frames.empty() && R->getRetValue()) {
+    // Evaluate first: the value may inline calls that grow Frames.
+    if (Frames.back().ReturnsRef) {
+      LValue L = evalLValue(R->getRetValue());
+      Frames.back().RefReturns.push_back(std::move(L));
+    } else {
+      AbsValue V = eval(R->getRetValue());
+      Frames.back().Returns.push_back(std::move(V));
+    }
+  } else if (R->getRetValue()) {
+    eval(R->getRetValue());
   }
 }
 
