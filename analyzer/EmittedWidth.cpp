@@ -158,90 +158,84 @@ std::string times(unsigned N, const std::string &Op) {
   return std::to_string(N) + " " + Op;
 }
 
-void computeOne(ASTContext &Ctx, AccessFacts &F) {
-  EmittedWidth &E = F.Emitted;
-  unsigned Elem = F.BytesPerLane;
-  E.Bytes = Elem;
-  E.Opcode = opcodeFor(F.Space, F.Kind, Elem);
-  E.RunWidths = {Elem};
-  if (!F.AddressKnown)
-    return;
-  bool Load = F.Kind != AccessKind::Store;
-  const char *What = Load ? "loads" : "stores";
-
-  // The thread's run: an unrolled loop over adjacent elements (with the
-  // hand-unrolled siblings of each iteration), or the siblings alone.
-  int64_t RunElems = F.SiblingRun;
-  int64_t Pos = F.SiblingIndex; // this access's first element in the run
+/// A thread's run of adjacent elements that ptxas may merge: an unrolled
+/// loop over them (with the hand-unrolled siblings of each iteration), or
+/// the siblings alone.
+struct ThreadRun {
+  int64_t Elems = 1;
+  int64_t Pos = 0; ///< this access's first element in the run
   bool InLoop = false;
   UnrollFact U;
   std::string LoopVar;
+};
+
+/// The run \p F is part of; std::nullopt (with E.Why when it is worth
+/// saying) when there is none to merge.
+std::optional<ThreadRun> threadRun(ASTContext &Ctx, AccessFacts &F) {
+  EmittedWidth &E = F.Emitted;
+  unsigned Elem = F.BytesPerLane;
+  ThreadRun R;
+  R.Elems = F.SiblingRun;
+  R.Pos = F.SiblingIndex;
   if (!F.Loops.empty()) {
     const LoopFact &L = F.Loops.back();
     if (L.StrideBytes && *L.StrideBytes == int64_t(F.SiblingRun) * Elem &&
         L.Loop) {
-      U = unrollOf(Ctx, L.Loop, L.Trip);
-      LoopVar = L.VarName;
-      if (U.Factor > 1) {
-        InLoop = true;
-        RunElems = F.SiblingRun * U.Factor;
+      R.U = unrollOf(Ctx, L.Loop, L.Trip);
+      R.LoopVar = L.VarName;
+      if (R.U.Factor > 1) {
+        R.InLoop = true;
+        R.Elems = F.SiblingRun * R.U.Factor;
       } else if (F.SiblingRun == 1) {
         if (F.Space == MemSpace::Shared && (Elem == 4 || Elem == 8))
           E.Why = std::string("not merged: the loop over `") + L.VarName +
                   "` is not unrolled" +
-                  (U.Pragma.empty() ? (L.Trip ? " (more than 64 iterations)"
-                                              : " to a constant trip count")
-                                    : " (" + U.Pragma + ")");
-        return;
+                  (R.U.Pragma.empty() ? (L.Trip ? " (more than 64 iterations)"
+                                                : " to a constant trip count")
+                                      : " (" + R.U.Pragma + ")");
+        return std::nullopt;
       }
     }
   }
-  if (RunElems <= 1 || F.Pieces > 1)
-    return;
-  std::string Count = std::to_string(RunElems) + " " + What;
+  if (R.Elems <= 1 || F.Pieces > 1)
+    return std::nullopt;
+  std::string Count = std::to_string(R.Elems) +
+                      (F.Kind != AccessKind::Store ? " loads" : " stores");
   if (F.Space == MemSpace::Global) {
     E.Why = "not merged: ptxas does not merge the " + Count +
             " of a thread's run in global memory (only a pointer of known "
             "alignment, __builtin_assume_aligned, is merged)";
-    return;
+    return std::nullopt;
   }
   if (F.Space != MemSpace::Shared)
-    return;
+    return std::nullopt;
   if (Elem != 4 && Elem != 8) {
     E.Why = "not merged: ptxas does not merge " + std::to_string(Elem) +
             "-byte shared accesses";
-    return;
+    return std::nullopt;
   }
+  return R;
+}
 
-  // The run's start: this access's residue less its place in the run; an
-  // unrolled body repeated (`#pragma unroll N`) starts N elements on.
-  unsigned Mod = F.RunStartModulus;
-  int64_t Res = F.RunStartResidue - Pos * int64_t(Elem);
-  // A partly unrolled loop (`#pragma unroll N`): ptxas proved only 8 bytes
-  // of the body's start in the probe (4 of 16 floats: two LDS.64).
-  if (InLoop && F.Loops.back().Trip && U.Factor < *F.Loops.back().Trip) {
-    int64_t Step = RunElems * Elem;
-    Mod = std::min(Mod, 8u);
-    while (Mod > 1 && Step % Mod != 0)
-      Mod /= 2;
-  }
-  Res = Mod > 0 ? floorMod(Res, Mod) : 0;
-  auto Pieces = splitRun(RunElems * Elem, Elem, Mod, Res, Load);
-
-  // This access's pieces: all of them for a loop (the access is every
-  // iteration), the one that holds it for a sibling.
+/// The pieces of the run that this access's element is in: all of them for
+/// a loop (the access is every iteration), the one that holds it for a
+/// sibling.
+std::vector<std::pair<int64_t, unsigned>>
+piecesOfAccess(const AccessFacts &F, const ThreadRun &R,
+               const std::vector<std::pair<int64_t, unsigned>> &Pieces) {
+  int64_t Elem = F.BytesPerLane;
   std::vector<std::pair<int64_t, unsigned>> Mine;
   for (auto &P : Pieces) {
-    if (InLoop && F.SiblingRun == 1) {
+    if (R.InLoop && F.SiblingRun == 1) {
       Mine.push_back(P);
       continue;
     }
     // In each iteration (or the statement run), the piece holding Pos.
-    int64_t B = Pos * int64_t(Elem);
-    if (InLoop) {
+    int64_t B = R.Pos * Elem;
+    if (R.InLoop) {
       // Positions Pos + k * SiblingRun for every unrolled iteration k.
-      for (int64_t K = 0; K < U.Factor; ++K) {
-        int64_t At = (Pos + K * F.SiblingRun) * int64_t(Elem);
+      for (int64_t K = 0; K < R.U.Factor; ++K) {
+        int64_t At = (R.Pos + K * F.SiblingRun) * Elem;
         if (At >= P.first && At < P.first + P.second) {
           Mine.push_back(P);
           break;
@@ -251,9 +245,104 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
       Mine.push_back(P);
     }
   }
+  return Mine;
+}
+
+/// Why the run is (not) merged, in the user's terms.
+std::string mergeReason(const AccessFacts &F, const ThreadRun &R, unsigned Mod,
+                        int64_t Res,
+                        const std::vector<std::pair<int64_t, unsigned>> &Pieces,
+                        unsigned Widest) {
+  std::string Count = std::to_string(R.Elems) +
+                      (F.Kind != AccessKind::Store ? " loads" : " stores");
+  std::string Where =
+      R.InLoop ? "`" + R.LoopVar + "` walks " + std::to_string(R.Elems) +
+                     " adjacent elements in a loop nvcc unrolls" +
+                     (R.U.Pragma.empty()
+                          ? " (constant trip count, taken as unrolled)"
+                          : " (" + R.U.Pragma + ")")
+               : std::to_string(R.Elems) + " adjacent statements";
+  std::string Align =
+      Mod >= 16 && Res == 0 ? "every lane's run starts 16-byte aligned"
+      : Mod >= 16           ? "every lane's run starts " + std::to_string(Res) +
+                        " bytes past a 16-byte boundary"
+      : Mod > 1
+          ? "the run's start is only known to be " + std::to_string(Mod) +
+                "-byte aligned" + (Res ? " (+" + std::to_string(Res) + ")" : "")
+          : "the run's start modulo 16 is not known";
+  if (Pieces.size() == size_t(R.Elems))
+    return "not merged: " + Count + " (" + Where + "), but " + Align;
+  std::map<unsigned, unsigned> ByWidth;
+  for (auto &P : Pieces)
+    ++ByWidth[P.second];
+  std::string Into;
+  if (ByWidth.size() == 1)
+    Into = times(Pieces.size(), opcodeFor(F.Space, F.Kind, Widest));
+  else
+    for (auto &P : Pieces)
+      Into += (Into.empty() ? "" : ", ") + opcodeFor(F.Space, F.Kind, P.second);
+  return Count + " merged into " + Into + ": " + Where + ", and " + Align;
+}
+
+/// Bank conflicts of the emitted instructions, per phase: the facts become
+/// the merged instruction's, the source's kept beside them.
+void emittedBankConflicts(
+    AccessFacts &F, int64_t Res,
+    const std::vector<std::pair<int64_t, unsigned>> &Mine) {
+  if (!F.LaneOffsets || F.LaneGroups != 1 || !F.WavefrontsPerRequest)
+    return;
+  EmittedWidth &E = F.Emitted;
+  double Wave = 0, Ideal = 0;
+  for (auto &P : Mine) {
+    WarpRequest Req;
+    Req.BytesPerLane = P.second;
+    Req.Active = F.ActiveMask;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      Req.Offset[L] = (*F.LaneOffsets)[L];
+    RequestCost C = costOf(Req, floorMod(Res + P.first, 128));
+    Wave += C.Wavefronts;
+    Ideal += C.IdealWavefronts;
+  }
+  if (Ideal > 0) {
+    E.SourceWavefrontsPerRequest = F.WavefrontsPerRequest;
+    E.SourceIdealWavefronts = F.IdealWavefronts;
+    E.SourceBankConflictWays = F.BankConflictWays;
+    F.WavefrontsPerRequest = Wave / Mine.size();
+    F.IdealWavefronts = Ideal / Mine.size();
+    F.BankConflictWays = Wave / Ideal;
+  }
+}
+
+void computeOne(ASTContext &Ctx, AccessFacts &F) {
+  EmittedWidth &E = F.Emitted;
+  unsigned Elem = F.BytesPerLane;
+  E.Bytes = Elem;
+  E.Opcode = opcodeFor(F.Space, F.Kind, Elem);
+  E.RunWidths = {Elem};
+  if (!F.AddressKnown)
+    return;
+  std::optional<ThreadRun> R = threadRun(Ctx, F);
+  if (!R)
+    return;
+  // The run's start: this access's residue less its place in the run; an
+  // unrolled body repeated (`#pragma unroll N`) starts N elements on.
+  unsigned Mod = F.RunStartModulus;
+  int64_t Res = F.RunStartResidue - R->Pos * int64_t(Elem);
+  // A partly unrolled loop (`#pragma unroll N`): ptxas proved only 8 bytes
+  // of the body's start in the probe (4 of 16 floats: two LDS.64).
+  if (R->InLoop && F.Loops.back().Trip && R->U.Factor < *F.Loops.back().Trip) {
+    int64_t Step = R->Elems * Elem;
+    Mod = std::min(Mod, 8u);
+    while (Mod > 1 && Step % Mod != 0)
+      Mod /= 2;
+  }
+  Res = Mod > 0 ? floorMod(Res, Mod) : 0;
+  auto Pieces =
+      splitRun(R->Elems * Elem, Elem, Mod, Res, F.Kind != AccessKind::Store);
+  auto Mine = piecesOfAccess(F, *R, Pieces);
   if (Mine.empty())
     return;
-  E.RunAccesses = static_cast<unsigned>(RunElems);
+  E.RunAccesses = static_cast<unsigned>(R->Elems);
   E.RunInstructions = static_cast<unsigned>(Pieces.size());
   E.RunWidths.clear();
   for (auto &P : Pieces)
@@ -263,70 +352,17 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
     Widest = std::max(Widest, P.second);
   E.Bytes = Widest;
   E.Opcode = opcodeFor(F.Space, F.Kind, Widest);
-  E.Assumption = InLoop ? U.Assumption : "";
-
-  // Readable reason.
-  std::string Where =
-      InLoop
-          ? "`" + LoopVar + "` walks " + std::to_string(RunElems) +
-                " adjacent elements in a loop nvcc unrolls" +
-                (U.Pragma.empty() ? " (constant trip count, taken as unrolled)"
-                                  : " (" + U.Pragma + ")")
-          : std::to_string(RunElems) + " adjacent statements";
-  std::string Align =
-      Mod >= 16 && Res == 0 ? "every lane's run starts 16-byte aligned"
-      : Mod >= 16           ? "every lane's run starts " + std::to_string(Res) +
-                        " bytes past a 16-byte boundary"
-      : Mod > 1
-          ? "the run's start is only known to be " + std::to_string(Mod) +
-                "-byte aligned" + (Res ? " (+" + std::to_string(Res) + ")" : "")
-          : "the run's start modulo 16 is not known";
-  if (Pieces.size() == size_t(RunElems)) {
-    E.Why = "not merged: " + Count + " (" + Where + "), but " + Align;
-  } else {
-    std::map<unsigned, unsigned> ByWidth;
-    for (auto &P : Pieces)
-      ++ByWidth[P.second];
-    std::string Into;
-    if (ByWidth.size() == 1)
-      Into = times(Pieces.size(), opcodeFor(F.Space, F.Kind, Widest));
-    else
-      for (auto &P : Pieces)
-        Into +=
-            (Into.empty() ? "" : ", ") + opcodeFor(F.Space, F.Kind, P.second);
-    E.Why = Count + " merged into " + Into + ": " + Where + ", and " + Align;
-  }
+  E.Assumption = R->InLoop ? R->U.Assumption : "";
+  E.Why = mergeReason(F, *R, Mod, Res, Pieces, Widest);
   if (Widest == Elem)
     return;
   if (!E.Assumption.empty())
     F.Assumptions.push_back(E.Assumption);
-
-  // Bank conflicts of the emitted instructions, per phase.
-  if (F.LaneOffsets && F.LaneGroups == 1 && F.WavefrontsPerRequest) {
-    double Wave = 0, Ideal = 0;
-    for (auto &P : Mine) {
-      WarpRequest Req;
-      Req.BytesPerLane = P.second;
-      Req.Active = F.ActiveMask;
-      for (unsigned L = 0; L < WarpSize; ++L)
-        Req.Offset[L] = (*F.LaneOffsets)[L];
-      RequestCost C = costOf(Req, floorMod(Res + P.first, 128));
-      Wave += C.Wavefronts;
-      Ideal += C.IdealWavefronts;
-    }
-    if (Ideal > 0) {
-      E.SourceWavefrontsPerRequest = F.WavefrontsPerRequest;
-      E.SourceIdealWavefronts = F.IdealWavefronts;
-      E.SourceBankConflictWays = F.BankConflictWays;
-      F.WavefrontsPerRequest = Wave / Mine.size();
-      F.IdealWavefronts = Ideal / Mine.size();
-      F.BankConflictWays = Wave / Ideal;
-    }
-  }
+  emittedBankConflicts(F, Res, Mine);
   // The thread issues one instruction per piece, not one per element: each
   // access of the run takes its share.
   if (F.ExecutionsPerWarp)
-    *F.ExecutionsPerWarp *= double(Pieces.size()) / double(RunElems);
+    *F.ExecutionsPerWarp *= double(Pieces.size()) / double(R->Elems);
 }
 
 } // namespace
