@@ -2,7 +2,7 @@
 
 #include "output/JsonReport.h"
 
-#include "output/Location.h"
+#include "support/Location.h"
 #include "report/Metrics.h"
 
 #include "analyzer/CostModel.h"

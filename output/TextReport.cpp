@@ -3,7 +3,7 @@
 #include "output/TextReport.h"
 
 #include "output/JsonReport.h"
-#include "output/Location.h"
+#include "support/Location.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "rules/Suggest.h"

@@ -5,7 +5,7 @@
 #include "analyzer/CostModel.h"
 #include "analyzer/SourceText.h"
 #include "report/Metrics.h"
-#include "output/Location.h"
+#include "support/Location.h"
 
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FileSystem.h"

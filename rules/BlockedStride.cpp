@@ -14,7 +14,7 @@
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
-#include "output/Location.h"
+#include "support/Location.h"
 
 #include <cmath>
 

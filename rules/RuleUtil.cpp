@@ -2,7 +2,7 @@
 
 #include "rules/RuleUtil.h"
 
-#include "output/Location.h"
+#include "support/Location.h"
 
 namespace cal {
 
