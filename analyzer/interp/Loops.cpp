@@ -92,7 +92,7 @@ void Interpreter::Impl::execLoop(const Stmt *Loop, const Stmt *Init,
   leaveLoop(L, Wk);
 }
 
-AbsValue Interpreter::Impl::LoopWalk::entryValue(const VarDecl *VD) const {
+AbsValue interp::LoopWalk::entryValue(const VarDecl *VD) const {
   for (auto &[D, V] : Entry)
     if (D == VD)
       return V;
