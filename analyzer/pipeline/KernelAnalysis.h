@@ -194,6 +194,9 @@ private:
   /// (a lane-uniform distance from it), the access's own included.
   std::vector<PolySet> UniformGroups;
   std::map<const RawAccess *, size_t> UniformGroupOf;
+  /// isOrderFree() of each loop statement, asked once per loop (not once
+  /// per access, loop and walk).
+  std::map<const clang::Stmt *, bool> OrderFreeLoops;
 
   //===--------------------------------------------------------------------===//
   // Analyzer.cpp: the stages of run()

@@ -377,7 +377,10 @@ LoopFact KernelAnalysis::loopFact(const RawAccess &A, const LoopRef &L) {
   const LaneVec &Off = *A.Offset;
   LoopFact F;
   F.Loop = L.Loop;
-  F.OrderFree = isOrderFree(L.Loop);
+  auto [Known, New] = OrderFreeLoops.try_emplace(L.Loop, false);
+  if (New)
+    Known->second = isOrderFree(L.Loop);
+  F.OrderFree = Known->second;
   F.VarName = L.VarName;
   F.Trip = L.Trip;
   F.TripMin = L.TripMin;
