@@ -20,7 +20,10 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Sema/Scope.h"
+#include "clang/Sema/ExternalSemaSource.h"
 #include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "clang/Sema/SemaCUDA.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -282,6 +285,76 @@ void revalidateSharedVariables(clang::Sema &S,
 
 } // namespace nvcc_differences
 
+/// Clang's typo correction, off where it cannot help the lint. After an
+/// unknown name clang looks for the closest declared one (Sema::CorrectTypo:
+/// every identifier of the translation unit, each candidate looked up and
+/// checked), and with a heavy host header set and host code whose library
+/// header is missing, that search costs more than the whole parse. The tool
+/// goes on after such errors where clang would stop (a missing header is not
+/// fatal, no error limit), so it would pay for it on every unknown name of
+/// the host code. In the body of a host-only function, and in any function
+/// of a system header, a correction changes nothing the lint reads: the
+/// kernels and what they use are device code, and an error there is only
+/// summed up (ParseProblems.h). In device and host-device code, and at file
+/// scope (a `__device__` variable's type), the correction stays: it is
+/// clang's message when the error is shown, and its recovery keeps a kernel
+/// analyzable.
+class HostTypoCorrection : public clang::ExternalSemaSource {
+public:
+  /// Follows the parse into and out of function bodies: called for each
+  /// token (cheap unless the context changed since the last call) and, as
+  /// Sema's external source, by every unqualified lookup that found nothing,
+  /// just before clang would look for a correction. Not covered: the bodies
+  /// of inline member functions of host classes, which clang parses later
+  /// from saved tokens (the token watcher does not see those, and there the
+  /// correction still runs, as in clang).
+  void update(clang::Sema &S) {
+    clang::DeclContext *DC = S.CurContext;
+    if (DC == Last)
+      return;
+    Last = DC;
+    bool Off = offIn(S, DC);
+    if (Off == Disabled)
+      return;
+    // Sema's own switches (tentative parses) set and restore the flag
+    // around single actions; only what this class set is undone.
+    if (Off) {
+      if (!S.DisableTypoCorrection) {
+        S.DisableTypoCorrection = true;
+        Disabled = true;
+      }
+    } else {
+      S.DisableTypoCorrection = false;
+      Disabled = false;
+    }
+  }
+
+  void InitializeSema(clang::Sema &S) override { Sema = &S; }
+  void ForgetSema() override { Sema = nullptr; }
+  bool LookupUnqualified(clang::LookupResult &, clang::Scope *) override {
+    if (Sema)
+      update(*Sema);
+    return false;
+  }
+
+private:
+  static bool offIn(clang::Sema &S, clang::DeclContext *DC) {
+    for (; DC; DC = DC->getParent()) {
+      auto *FD = llvm::dyn_cast<clang::FunctionDecl>(DC);
+      if (!FD)
+        continue;
+      const clang::SourceManager &SM = S.getSourceManager();
+      if (SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+        return true;
+      return S.CUDA().IdentifyTarget(FD) == clang::CUDAFunctionTarget::Host;
+    }
+    return false;
+  }
+  clang::Sema *Sema = nullptr;
+  clang::DeclContext *Last = nullptr;
+  bool Disabled = false;
+};
+
 /// What one file's parse shares between its action, its consumer and
 /// Frontend::run.
 struct ParseState {
@@ -296,6 +369,8 @@ struct ParseState {
   std::string Stats;
   /// `__shared__` objects with a constructor, to be made valid again.
   std::vector<clang::SourceLocation> PendingSharedInits;
+  llvm::IntrusiveRefCntPtr<HostTypoCorrection> Typos =
+      llvm::makeIntrusiveRefCnt<HostTypoCorrection>();
 };
 
 /// Decides which errors count, shows them, sums up the rest in one warning
@@ -350,9 +425,12 @@ void settleDiagnostics(clang::ASTContext &Ctx, ParseState &S) {
   OS.flush();
 }
 
-class CallbackConsumer : public clang::ASTConsumer {
+class CallbackConsumer : public clang::SemaConsumer {
 public:
   CallbackConsumer(clang::CompilerInstance &CI, ParseState &S) : CI(CI), S(S) {}
+  void InitializeSema(clang::Sema &Sema) override {
+    Sema.addExternalSource(S.Typos);
+  }
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     settleDiagnostics(Ctx, S);
     S.Called = true;
@@ -395,9 +473,12 @@ public:
                                                    D.getLocation());
         };
         CI.getPreprocessor().setTokenWatcher([C, St](const clang::Token &) {
-          if (!St->PendingSharedInits.empty() && C->hasSema())
+          if (!C->hasSema())
+            return;
+          if (!St->PendingSharedInits.empty())
             nvcc_differences::revalidateSharedVariables(C->getSema(),
                                                         St->PendingSharedInits);
+          St->Typos->update(C->getSema());
         });
         return true;
       }

@@ -283,5 +283,59 @@ __global__ void k2(float *x) {
   EXPECT_EQ(X.R.Stderr, "");
 }
 
+
+// ---- Typo correction: off in host-only bodies, kept in device code --------
+
+/// Names one letter off from a declared one, in a host function, a kernel
+/// and a host-device function.
+const std::string TypoPrelude = std::string(Kernel) + R"cu(
+void host_scale_values(float *p, int n);
+__device__ float device_scale_value(float v) { return 2 * v; }
+)cu";
+
+TEST(ParsePolicy, HostBodiesGetNoTypoCorrection) {
+  const std::string Host = TypoPrelude + R"cu(
+void host_driver(float *p) {
+  host_scale_valuez(p, 4);
+}
+void host_other(float *p) { host_scale_valuex(p, 8); }
+)cu";
+  LintRun X = lintSource(Host);
+  EXPECT_TRUE(X.R.exitedWith(1)) << show(X.R);
+  EXPECT_THAT(X.R.Stdout, HasSubstr("[blocked-stride]"));
+  // Both errors counted, the first named as clang names it, without the
+  // search for a correction.
+  EXPECT_THAT(X.R.Stderr,
+              HasSubstr("host code did not parse (2 errors; first: "
+                        "file.cu:14:3: use of undeclared identifier "
+                        "'host_scale_valuez'); every kernel parsed"));
+  EXPECT_THAT(X.R.Stderr, Not(HasSubstr("did you mean")));
+  // --strict-parse shows each error: no correction either.
+  LintRun S = lintSource(Host, {"--strict-parse"});
+  EXPECT_TRUE(S.R.exitedWith(2)) << show(S.R);
+  EXPECT_THAT(S.R.Stderr, HasSubstr("use of undeclared identifier "
+                                    "'host_scale_valuex'"));
+  EXPECT_THAT(S.R.Stderr, Not(HasSubstr("did you mean")));
+}
+
+TEST(ParsePolicy, DeviceCodeKeepsClangsTypoCorrection) {
+  // In a kernel: the error counts and is shown with clang's correction.
+  LintRun K = lintSource(TypoPrelude + R"cu(
+__global__ void uses_typo(float *p) {
+  p[threadIdx.x] = device_scale_valeu(p[threadIdx.x]);
+}
+)cu");
+  EXPECT_TRUE(K.R.exitedWith(2)) << show(K.R);
+  EXPECT_THAT(K.R.Stderr,
+              HasSubstr("use of undeclared identifier 'device_scale_valeu'; "
+                        "did you mean 'device_scale_value'?"));
+  // In a host-device function, too.
+  LintRun HD = lintSource(TypoPrelude + R"cu(
+__host__ __device__ float both(float v) { return device_scale_valeu(v); }
+)cu", {"--strict-parse"});
+  EXPECT_TRUE(HD.R.exitedWith(2)) << show(HD.R);
+  EXPECT_THAT(HD.R.Stderr, HasSubstr("did you mean 'device_scale_value'?"));
+}
+
 } // namespace
 } // namespace cal::test
