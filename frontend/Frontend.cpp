@@ -355,6 +355,23 @@ private:
   bool Disabled = false;
 };
 
+/// Whether the parse skips \p D's body: a host-only function (no
+/// `__device__`, no `__global__`; constexpr functions are host-device) in a
+/// system header. A kernel's analysis needs the declarations of the
+/// toolkit's and the C++ library's host code, never their bodies: device
+/// code cannot call them, the interpreter does not follow calls into system
+/// headers, and an error in them is only summed up. Bodies clang cannot
+/// skip (constexpr, a deduced return type) are parsed as always. Device,
+/// host-device and kernel bodies, and everything in the project's own
+/// headers, are parsed.
+bool skipsBody(const clang::SourceManager &SM, clang::Decl *D) {
+  const clang::FunctionDecl *FD = D ? D->getAsFunction() : nullptr;
+  if (!FD || FD->hasAttr<clang::CUDADeviceAttr>() ||
+      FD->hasAttr<clang::CUDAGlobalAttr>())
+    return false;
+  return SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+}
+
 /// What one file's parse shares between its action, its consumer and
 /// Frontend::run.
 struct ParseState {
@@ -431,6 +448,9 @@ public:
   void InitializeSema(clang::Sema &Sema) override {
     Sema.addExternalSource(S.Typos);
   }
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return skipsBody(CI.getSourceManager(), D);
+  }
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     settleDiagnostics(Ctx, S);
     S.Called = true;
@@ -458,6 +478,8 @@ public:
                                         clang::SourceLocation());
         CI.getPreprocessor().addPPCallbacks(std::make_unique<GlobalMacroWatcher>(
             CI.getSourceManager(), S.GlobalExpansions));
+        // Host library bodies: see skipsBody.
+        CI.getFrontendOpts().SkipFunctionBodies = true;
         CI.setVerboseOutputStream(
             std::make_unique<llvm::raw_string_ostream>(S.Stats));
         clang::CompilerInstance *C = &CI;
