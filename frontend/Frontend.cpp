@@ -8,12 +8,14 @@
 #include "frontend/BuiltinHeaders.h"
 #include "frontend/CompilerFlags.h"
 #include "frontend/ParseProblems.h"
+#include "frontend/PreambleCache.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -144,6 +146,13 @@ public:
     OS.flush();
   }
   void flushAll(llvm::raw_ostream &OS) { flush(OS, {}); }
+  /// Forgets what a parse that is tried again reported.
+  void reset() {
+    clang::DiagnosticConsumer::clear();
+    Entries.clear();
+    Flushed = 0;
+    Text.clear();
+  }
 
   std::vector<Entry> Entries;
   size_t Flushed = 0;
@@ -464,7 +473,60 @@ private:
 
 class CallbackActionFactory : public clang::tooling::FrontendActionFactory {
 public:
-  explicit CallbackActionFactory(ParseState &S) : S(S) {}
+  CallbackActionFactory(ParseState &S, PreambleCache *Cache)
+      : S(S), Cache(Cache) {}
+
+  /// Runs the parse, on a cached preamble when there is one to use.
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Inv,
+                     clang::FileManager *Files,
+                     std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                     clang::DiagnosticConsumer *DiagConsumer) override {
+    if (!Cache)
+      return FrontendActionFactory::runInvocation(Inv, Files, PCHOps,
+                                                  DiagConsumer);
+    auto WithPreamble = std::make_shared<clang::CompilerInvocation>(*Inv);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS =
+        Files->getVirtualFileSystemPtr();
+    PreambleHooks Hooks;
+    Hooks.SkipFunctionBody = [](clang::Decl *D) {
+      return skipsBody(D->getASTContext().getSourceManager(), D);
+    };
+    PreambleUse Use = Cache->prepare(*WithPreamble, VFS, PCHOps, Hooks);
+    switch (Use.K) {
+    case PreambleUse::None:
+      S.Info.Preamble = "none";
+      break;
+    case PreambleUse::Unusable:
+      S.Info.Preamble = "unusable (" + Use.Why + ")";
+      break;
+    case PreambleUse::Hit:
+    case PreambleUse::Built: {
+      S.Info.Preamble = Use.K == PreambleUse::Hit ? "hit" : "built";
+      if (!Use.Why.empty())
+        S.Info.Preamble += " (" + Use.Why + ")";
+      llvm::IntrusiveRefCntPtr<clang::FileManager> FM =
+          llvm::makeIntrusiveRefCnt<clang::FileManager>(
+              Files->getFileSystemOpts(), VFS);
+      if (FrontendActionFactory::runInvocation(WithPreamble, FM.get(), PCHOps,
+                                               DiagConsumer) ||
+          S.Called)
+        return true;
+      // The parse could not start on it (clang refused the PCH): the entry
+      // goes, and the file is parsed as if there were none.
+      Cache->discard(Use.Key);
+      S.Info.Preamble = "unreadable (" +
+                        (S.Diags->Entries.empty() ? std::string("?")
+                                                  : S.Diags->Entries[0].Message) +
+                        ")";
+      S.Diags->reset();
+      S.Stats.clear();
+      S.GlobalExpansions.clear();
+      break;
+    }
+    }
+    return FrontendActionFactory::runInvocation(Inv, Files, PCHOps,
+                                                DiagConsumer);
+  }
 
   std::unique_ptr<clang::FrontendAction> create() override {
     class Action : public clang::ASTFrontendAction {
@@ -517,6 +579,7 @@ public:
 
 private:
   ParseState &S;
+  PreambleCache *Cache;
 };
 
 bool isCudaCommand(const CompileCommand &Cmd) {
@@ -581,6 +644,8 @@ struct Frontend::Impl {
   llvm::StringMap<std::optional<CudaToolkit>> FoundToolkits;
   /// Guards the caches above: files are parsed from several threads.
   std::mutex CacheLock;
+  /// The preamble cache (null: off, or no directory for it).
+  std::unique_ptr<PreambleCache> Preambles;
 
   Impl(FrontendOptions O, llvm::raw_ostream &D) : Opts(std::move(O)), Diag(D) {}
 
@@ -852,6 +917,17 @@ bool Frontend::prepare() {
   }
   if (!O.BuildPath.empty() && !P->loadBuildDatabase())
     return false;
+  if (O.PreambleCache) {
+    std::string Dir = O.PreambleCacheDir.empty() ? defaultPreambleCacheDir()
+                                                 : O.PreambleCacheDir;
+    if (!Dir.empty()) {
+      // The tool's own headers are part of every preamble.
+      std::string Salt = std::string("cuda-access-lint preamble 1\n");
+      for (const BuiltinHeader &H : builtinHeaders())
+        Salt += H.Name.str() + "\n" + H.Contents.str() + "\n";
+      P->Preambles = std::make_unique<PreambleCache>(Dir, std::move(Salt));
+    }
+  }
   if (O.Files.empty() && P->Database) {
     for (const CompileCommand &Cmd : P->Database->getAllCompileCommands()) {
       if (!isCudaCommand(Cmd))
@@ -1001,7 +1077,7 @@ FileRun Frontend::runFile(const std::string &File,
   State.Diags = &Diags;
   State.DiagOut = &ClangDiagnostics;
   State.Strict = P->Opts.StrictParse;
-  CallbackActionFactory Factory(State);
+  CallbackActionFactory Factory(State, P->Preambles.get());
   Tool.run(&Factory);
   // What the driver said, or what came after the translation unit.
   Diags.flushAll(ClangDiagnostics);

@@ -59,6 +59,11 @@ struct FrontendOptions {
   /// the kernels and what they use (host code, a header only the host side
   /// needs) is summed up in one warning and does not fail the parse.
   bool StrictParse = false;
+  /// Reuse precompiled preambles from PreambleCacheDir (PreambleCache.h);
+  /// --no-preamble-cache turns it off.
+  bool PreambleCache = true;
+  /// --preamble-cache-dir; empty: defaultPreambleCacheDir().
+  std::string PreambleCacheDir;
   /// Contents to parse instead of what is on disk, by absolute path (an
   /// editor's unsaved buffers).
   std::map<std::string, std::string> Overrides;
@@ -86,6 +91,9 @@ struct ParsedFile {
   std::string FirstHostParseError;
   std::vector<std::string> MissingHeaders;
   std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
+  /// The preamble cache's part: "off", "none" (no preamble), "hit",
+  /// "built", "unusable (why)", "unreadable (why)".
+  std::string Preamble = "off";
 };
 
 /// What is said, once per file, of errors in host code only: "host code

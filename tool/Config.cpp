@@ -36,6 +36,8 @@ template <> struct MappingTraits<cal::LintConfig> {
     IO.mapOptional("ExtraArgsBefore", C.ExtraArgsBefore);
     IO.mapOptional("AnalysisTimeLimit", C.AnalysisTimeLimit);
     IO.mapOptional("AnalysisMemoryLimit", C.AnalysisMemoryLimit);
+    IO.mapOptional("PreambleCache", C.PreambleCache);
+    IO.mapOptional("PreambleCacheDir", C.PreambleCacheDir);
     IO.mapOptional("InheritParentConfig", C.InheritParentConfig);
   }
 };
@@ -86,6 +88,10 @@ void LintConfig::refineWith(const LintConfig &Child) {
     AnalysisTimeLimit = Child.AnalysisTimeLimit;
   if (Child.AnalysisMemoryLimit)
     AnalysisMemoryLimit = Child.AnalysisMemoryLimit;
+  if (Child.PreambleCache)
+    PreambleCache = Child.PreambleCache;
+  if (Child.PreambleCacheDir)
+    PreambleCacheDir = Child.PreambleCacheDir;
   ExtraArgs.insert(ExtraArgs.end(), Child.ExtraArgs.begin(),
                    Child.ExtraArgs.end());
   ExtraArgsBefore.insert(ExtraArgsBefore.end(), Child.ExtraArgsBefore.begin(),
@@ -107,6 +113,13 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text,
                                    Path.str().c_str(), Msg.c_str());
   }
   C.Sources = {Path.str()};
+  if (C.PreambleCacheDir && !C.PreambleCacheDir->empty() &&
+      !llvm::sys::path::is_absolute(*C.PreambleCacheDir)) {
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
+    llvm::sys::path::append(Dir, *C.PreambleCacheDir);
+    llvm::sys::fs::make_absolute(Dir);
+    C.PreambleCacheDir = Dir.str().str();
+  }
   return C;
 }
 

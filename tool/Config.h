@@ -13,6 +13,8 @@
 //   ExtraArgsBefore: []                                   # --extra-arg-before
 //   AnalysisTimeLimit: 5                                  # --analysis-time-limit
 //   AnalysisMemoryLimit: 512                              # --analysis-memory-limit
+//   PreambleCache: true                                   # --[no-]preamble-cache
+//   PreambleCacheDir: .cache/cal                          # --preamble-cache-dir
 //   InheritParentConfig: true                             # the default
 //
 // For each file, the nearest .cuda-access-lint.yaml in its directory or
@@ -59,6 +61,10 @@ struct LintConfig {
   /// limit).
   std::optional<double> AnalysisTimeLimit;
   std::optional<uint64_t> AnalysisMemoryLimit;
+  /// The preamble cache (one per run: the working directory's configuration
+  /// decides; a relative directory is the configuration file's).
+  std::optional<bool> PreambleCache;
+  std::optional<std::string> PreambleCacheDir;
   /// The files it was read from, outermost first (for --dump-config).
   std::vector<std::string> Sources;
 

@@ -479,6 +479,16 @@ int runDriver(int argc, const char **argv) {
     return ExitUsageError;
   }
   LintSettings Settings = **Base;
+  // The preamble cache: the command line, else the working directory's
+  // configuration, else on in the default directory.
+  FO.PreambleCache = Settings.Config.PreambleCache.value_or(true);
+  if (PreambleCacheOpt)
+    FO.PreambleCache = true;
+  if (NoPreambleCache)
+    FO.PreambleCache = false;
+  FO.PreambleCacheDir = PreambleCacheDir.getNumOccurrences()
+                            ? std::string(PreambleCacheDir)
+                            : Settings.Config.PreambleCacheDir.value_or("");
 
   if (Lsp)
     return runLspServer(FO, Settings);

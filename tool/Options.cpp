@@ -159,6 +159,23 @@ cl::opt<bool> StrictParse(
              "the host side needs) is reported in one warning per file, and\n"
              "the kernels are analyzed and reported as usual"),
     cl::cat(Category));
+cl::opt<bool> PreambleCacheOpt(
+    "preamble-cache",
+    cl::desc("Reuse each file's precompiled preamble (its leading includes,\n"
+             "the CUDA headers) from the cache directory, building it when\n"
+             "missing or stale (the default; --no-preamble-cache turns it\n"
+             "off; config key PreambleCache)"),
+    cl::cat(Category));
+cl::opt<bool> NoPreambleCache(
+    "no-preamble-cache",
+    cl::desc("Parse every file's headers again; no cache is read or written"),
+    cl::cat(Category));
+cl::opt<std::string> PreambleCacheDir(
+    "preamble-cache-dir",
+    cl::desc("Where preambles are cached (default:\n"
+             "$XDG_CACHE_HOME/cuda-access-lint, else\n"
+             "~/.cache/cuda-access-lint; config key PreambleCacheDir)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<double> AnalysisTimeLimit(
     "analysis-time-limit",
     cl::desc("Seconds one kernel configuration's analysis may take (default\n"

@@ -70,7 +70,10 @@ void lintParsed(clang::ASTContext &Ctx, const LintSettings &Base,
   Out.Suppressed = Times.Suppressed;
   if (Opts.TimePhases)
     Log << "cuda-access-lint: time: " << Out.File << ": parse "
-        << llvm::format("%.0f", msBetween(Start, T0)) << " ms, analysis "
+        << llvm::format("%.0f", msBetween(Start, T0)) << " ms"
+        << (Out.Info.Preamble == "off" ? std::string()
+                                       : " (preamble " + Out.Info.Preamble + ")")
+        << ", analysis "
         << llvm::format("%.1f", Times.AnalysisMs) << " ms ("
         << R.Kernels.size() << " kernel configurations, "
         << R.Accesses.size() << " accesses), rules "
