@@ -55,6 +55,10 @@ struct AnalysisOptions {
   /// Facts only for the accesses of the arrays in Padding (what a padding
   /// search needs: the other accesses are unchanged by it).
   bool OnlyPaddedArrays = false;
+  /// Hypothetical rewrites of index expressions (Interpreter::setRewrites):
+  /// what a suggested layout would give, checked before it is offered
+  /// (analyzer/LayoutSearch.h).
+  std::map<const clang::Expr *, const clang::Expr *> Rewrites;
   /// Walk only the block's first warp when the warps are walked one by one
   /// (a quick test: a conflict there is a conflict of the block's average).
   bool FirstWarpOnly = false;

@@ -215,6 +215,11 @@ void Interpreter::setPadding(
 
 void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
 
+void Interpreter::setRewrites(
+    const std::map<const clang::Expr *, const clang::Expr *> *Rewrites) {
+  P->Rewrites = Rewrites;
+}
+
 void Interpreter::setPointerOffsets(
     const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
         *Offsets) {

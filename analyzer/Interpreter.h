@@ -113,6 +113,12 @@ public:
   /// Only the padded arrays' accesses matter (a padding search): loops that
   /// do not name them are not run iteration by iteration.
   void setOnlyPaddedArrays(bool Only);
+  /// Hypothetical rewrites of the source: each key expression is evaluated
+  /// as its value (built by the caller in the ASTContext, from the key's
+  /// own subexpressions: `BM` as `BM + 4`, a column `c` as `c ^ (r % 8)`);
+  /// inside its replacement the key is itself.
+  void setRewrites(
+      const std::map<const clang::Expr *, const clang::Expr *> *Rewrites);
   /// Pointer parameters that start this many bytes past their allocation.
   void setPointerOffsets(
       const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>

@@ -124,6 +124,8 @@ json findingJson(const FindingRecord &F) {
     FJ["description"] = X.Description;
     if (!X.Code.empty())
       FJ["code"] = X.Code;
+    if (!X.After.is_null())
+      FJ["after"] = X.After;
     json Reps = json::array();
     for (const EditRecord &Ed : X.Edits)
       Reps.push_back({{"file", Ed.At.File},
@@ -209,6 +211,8 @@ std::optional<FindingRecord> findingFromJson(const json &J) {
                      : Applicability::Suggestion;
       FR.Description = X.value("description", "");
       FR.Code = X.value("code", "");
+      if (auto A = X.find("after"); A != X.end())
+        FR.After = *A;
       for (const json &R : X.value("replacements", json::array())) {
         EditRecord E;
         E.At = placeFromJson(R, "file", "line", "column", "offset");

@@ -156,6 +156,13 @@ FindingRecord makeRecord(const Finding &F, clang::ASTContext &Ctx,
     FR.Apply = X.Apply;
     FR.Description = X.Description;
     FR.Code = X.Code;
+    if (X.After) {
+      FR.After = nlohmann::json::object();
+      if (!X.After->Instruction.empty())
+        FR.After["instruction"] = X.After->Instruction;
+      for (const auto &[K, V] : X.After->Numbers)
+        FR.After[K] = V;
+    }
     for (const Edit &Ed : X.Edits) {
       EditRecord ER;
       ER.At = placeOf(SM, Ed.Range.getBegin());

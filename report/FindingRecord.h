@@ -67,6 +67,8 @@ struct FixRecord {
   Applicability Apply = Applicability::Suggestion;
   std::string Description;
   std::string Code; ///< suggestions: the code to write
+  /// What the rewrite gives (Fix::After), as JSON; null when not computed.
+  nlohmann::json After;
   std::vector<EditRecord> Edits;
   bool machineApplicable() const {
     return Apply == Applicability::MachineApplicable;

@@ -229,6 +229,15 @@ void BlockedStride::check(const RuleContext &Ctx,
           "memory so that both the global read and the global write go along "
           "rows (pad the tile, e.g. [32][33], to keep the shared accesses "
           "conflict-free)";
+      if (F.Space == MemSpace::Global) {
+        AccessFacts Rows = F;
+        Rows.Alignment = AlignmentFact::Aligned;
+        Rows.MisalignBytes.reset();
+        double Exec = F.ExecutionsPerWarp.value_or(1);
+        auto [A, T] = rewrittenFigures(Rows, F.BytesPerLane, true, Exec, Exec);
+        X.After = A;
+        X.Description += "; " + T;
+      }
       R.Fixes.push_back(X);
     }
     addCommonNotes(Ctx, F, R);

@@ -112,7 +112,9 @@ void MisalignedAccess::check(const RuleContext &Ctx,
       X.Apply = Applicability::Suggestion;
       X.Description = "make the offset a multiple of " +
                       std::to_string(F.BytesPerLane) +
-                      " bytes, or use a narrower access";
+                      " bytes, or use a narrower access; after: every lane's "
+                      "address a multiple of its size (no fault)";
+      X.After = FixAfter{{{"vector_aligned", 1}}, ""};
       R.Fixes.push_back(X);
       addCommonNotes(Ctx, F, R);
       Out.push_back(std::move(R));
@@ -193,7 +195,10 @@ void MisalignedAccess::check(const RuleContext &Ctx,
                     "index by a whole sector (" +
                     std::to_string(32 / F.BytesPerLane) +
                     " elements) and handle the edge separately, or pad the "
-                    "row pitch to a multiple of 32 bytes";
+                    "row pitch to a multiple of 32 bytes; after: " +
+                    number(*F.IdealSectors) + " sectors per request (now " +
+                    number(*F.SectorsPerRequest) + ")";
+    X.After = FixAfter{{{"sectors_per_request", *F.IdealSectors}}, ""};
     R.Fixes.push_back(X);
     addCommonNotes(Ctx, F, R);
     Out.push_back(std::move(R));

@@ -12,6 +12,9 @@
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
+#include "analyzer/CostModel.h"
+#include "analyzer/WarpModel.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecordLayout.h"
@@ -106,7 +109,15 @@ const RuleInfo &MissingVectorization::info() const {
       "row product read 2 bytes per lane (striped) reaches 3.68 TB/s, read "
       "16 bytes per lane 4.26 TB/s. The 16-byte form (float4, int4, uint4, "
       "double2) needs every lane's address to be a multiple of 16: the "
-      "finding says whether that is proven.",
+      "finding says whether that is proven. Each finding states what the "
+      "cost model (docs/cost-model.md) predicts for this access rewritten "
+      "with 16-byte accesses, at its own element size and lane pattern: "
+      "requests per warp, L1 lines and sectors per request, and the "
+      "kernel's predicted time before and after where the launch is known. "
+      "Widths are those of the emitted instruction (docs/emitted-width.md): "
+      "ptxas does not merge a thread's adjacent global accesses, so a "
+      "global run written element by element is emitted element by "
+      "element (the rule reads global memory only).",
       Bad,
       Good,
       {{"OneElementPerThread", "false",
@@ -297,6 +308,136 @@ static void checkOneElementPerThread(const RuleContext &Ctx,
   }
 }
 
+/// The access rewritten with \p Target-byte vector accesses, and what the
+/// cost model predicts of it (analyzer/CostModel.h): the figures a finding
+/// states for this access's element size and pattern.
+struct VectorizedFigures {
+  AccessFacts After;
+  double RequestsBefore = 0, RequestsAfter = 0; ///< per warp
+  bool ExecKnown = false; ///< else per execution of the loops around it
+  double LinesBefore = 0, LinesAfter = 0;       ///< per request
+  double SectorsBefore = 0, SectorsAfter = 0;   ///< per request
+  std::optional<KernelPrediction> KernelBefore, KernelAfter;
+};
+
+/// \p ThreadLevel: the thread's hand-unrolled run (\p F and its siblings)
+/// becomes ceil(run / Target) vector accesses at the same lanes; else
+/// (a loop over the data, lanes contiguous) each lane takes Target bytes,
+/// lanes Target apart, in 1 / (Target / element) of the iterations.
+static std::optional<VectorizedFigures>
+vectorizedFigures(const RuleContext &Ctx, const AccessFacts &F, unsigned Target,
+                  bool ThreadLevel, const AccessFacts *Partner) {
+  if (!F.LaneOffsets || F.BytesPerLane == 0 || F.LaneGroups != 1)
+    return std::nullopt;
+  double K = double(Target) / F.BytesPerLane;
+  int64_t RunBytes = int64_t(F.SiblingRun) * F.BytesPerLane;
+  unsigned Pieces =
+      ThreadLevel ? unsigned((RunBytes + Target - 1) / Target) : 1;
+  int64_t Base = F.Alignment == AlignmentFact::Aligned ? 0
+                 : F.MisalignBytes                     ? *F.MisalignBytes
+                                                       : 0;
+  WarpRequest Req;
+  Req.BytesPerLane = Target;
+  Req.Active = F.ActiveMask;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    Req.Offset[L] = ThreadLevel ? (*F.LaneOffsets)[L] : int64_t(L) * Target;
+  RequestCost C = costOf(Req, Base);
+  VectorizedFigures V;
+  V.After = F;
+  AccessFacts &A = V.After;
+  A.BytesPerLane = Target;
+  A.SectorsPerRequest = C.Sectors;
+  A.LinesPerRequest = C.Lines;
+  A.PartialSectorsPerRequest = C.PartialSectors;
+  A.BytesPerRequest = C.BytesUsed;
+  A.SectorUtilization = C.Sectors ? double(C.BytesUsed) / (32.0 * C.Sectors) : 0;
+  double Exec = F.ExecutionsPerWarp.value_or(1);
+  if (ThreadLevel) {
+    A.SiblingRun = Pieces;
+    A.SiblingIndex = 0;
+    A.ExecutionsPerWarp = Exec * Pieces;
+  } else {
+    A.LaneStrideBytes = Target;
+    A.ExecutionsPerWarp = Exec / K;
+  }
+  V.ExecKnown = F.ExecutionsPerWarp.has_value();
+  V.RequestsBefore = Exec * (ThreadLevel ? F.SiblingRun : 1);
+  V.RequestsAfter = *A.ExecutionsPerWarp;
+  V.LinesBefore = F.LinesPerRequest.value_or(0);
+  V.LinesAfter = C.Lines;
+  V.SectorsBefore = F.SectorsPerRequest.value_or(0);
+  V.SectorsAfter = C.Sectors;
+  // The kernel's prediction with this access (its siblings, and the other
+  // half of `a[i] += x`) rewritten.
+  KernelPrediction P0 = predictKernel(Ctx.Result, F.Kernel);
+  if (!P0.Complete || !F.ExecutionsPerWarp)
+    return V;
+  AnalysisResult R;
+  R.Kernels = Ctx.Result.Kernels;
+  R.Regions = Ctx.Result.Regions;
+  size_t Me = &F - Ctx.Result.Accesses.data();
+  for (size_t I = 0; I < Ctx.Result.Accesses.size(); ++I) {
+    const AccessFacts &O = Ctx.Result.Accesses[I];
+    if (O.Kernel != F.Kernel)
+      continue;
+    if (ThreadLevel && I > Me && I < Me + F.SiblingRun)
+      continue; // merged into the first
+    if (&O == &F) {
+      R.Accesses.push_back(A);
+      continue;
+    }
+    if (Partner && &O == Partner) {
+      AccessFacts PA = A;
+      PA.Kind = O.Kind;
+      PA.E = O.E;
+      R.Accesses.push_back(PA);
+      continue;
+    }
+    R.Accesses.push_back(O);
+  }
+  KernelPrediction P1 = predictKernel(R, F.Kernel);
+  if (P1.Complete) {
+    V.KernelBefore = P0;
+    V.KernelAfter = P1;
+  }
+  return V;
+}
+
+/// "the model predicts ...": the figures of \p V, for a finding.
+static std::string modelText(const VectorizedFigures &V, unsigned Target) {
+  std::string Requests =
+      V.ExecKnown ? number(V.RequestsBefore) + " -> " +
+                        number(V.RequestsAfter) + " requests per warp"
+                  : number(V.RequestsBefore / V.RequestsAfter) +
+                        "x fewer requests";
+  std::string S = "the model predicts for this access with " +
+                  std::to_string(Target) + "-byte accesses: " + Requests +
+                  ", " + number(V.LinesBefore) + " -> " +
+                  number(V.LinesAfter) + " L1 lines (" +
+                  number(V.SectorsBefore) + " -> " + number(V.SectorsAfter) +
+                  " sectors) per request";
+  if (V.KernelBefore && V.KernelAfter) {
+    double T0 = V.KernelBefore->Time * 1e6, T1 = V.KernelAfter->Time * 1e6;
+    S += "; the kernel " + number(T0) + " -> " + number(T1) + " us (" +
+         (T1 > 0 ? number(T0 / T1) : std::string("?")) + "x)";
+  } else {
+    S += " (no kernel time: the launch is not fully known)";
+  }
+  return S;
+}
+
+static FixAfter vectorizedAfter(const VectorizedFigures &V, bool Store) {
+  FixAfter A;
+  A.Instruction = std::string(Store ? "STG.E" : "LDG.E") +
+                  (V.After.BytesPerLane == 16 ? ".128" : ".64");
+  A.Numbers = {{"sectors_per_request", V.SectorsAfter},
+               {"lines_per_request", V.LinesAfter},
+               {"requests_per_warp", V.RequestsAfter}};
+  if (V.KernelAfter)
+    A.Numbers.push_back({"predicted_time_us", V.KernelAfter->Time * 1e6});
+  return A;
+}
+
 void MissingVectorization::check(const RuleContext &Ctx,
                                  std::vector<Finding> &Out) const {
   if (Ctx.flag(info(), "OneElementPerThread"))
@@ -419,12 +560,17 @@ void MissingVectorization::check(const RuleContext &Ctx,
                   (F.BytesPerLane == 1 ? " byte" : " bytes") +
                   " per lane per instruction in a loop over the data; " +
                   "16-byte " + What + " would need " + number(Fewer) +
-                  "x fewer instructions (measured on an H200: 2-byte striped "
-                  "3.68 TB/s, 16-byte vectorized 4.26 TB/s)";
+                  "x fewer instructions";
     }
-    if (ThreadLevel)
+    auto Figures = vectorizedFigures(Ctx, F, Target, ThreadLevel, Partner);
+    if (Figures)
+      R.Message += "; " + modelText(*Figures, Target);
+    if (ThreadLevel) {
       R.Fixes.push_back(vectorizeSuggestion(Ctx, F));
-    else {
+      if (Figures)
+        R.Fixes.back().After =
+            vectorizedAfter(*Figures, F.Kind == AccessKind::Store);
+    } else {
       Fix X;
       X.Kind = FixKind::Vectorize;
       X.Apply = Applicability::Suggestion;
@@ -446,6 +592,14 @@ void MissingVectorization::check(const RuleContext &Ctx,
                std::string(F.Kind == AccessKind::Load && !Partner ? "const "
                                                                   : "") +
                V + " *>(" + F.Array + ")[...]";
+      if (Figures) {
+        X.After = vectorizedAfter(*Figures, F.Kind == AccessKind::Store);
+        X.Description += "; after: " + number(Figures->SectorsAfter) +
+                         " sectors per request, " +
+                         number(Figures->RequestsAfter) +
+                         " requests per warp instead of " +
+                         number(Figures->RequestsBefore);
+      }
       R.Fixes.push_back(X);
     }
     if (!StripeNote.empty())

@@ -36,10 +36,19 @@ struct Edit {
   std::string Text;
 };
 
+/// What a rewrite gives, computed before it is offered (the analyzer's facts
+/// for the access under it): `bank_conflict_ways`, `wavefronts_per_request`,
+/// `sectors_per_request` ..., and the instruction it becomes.
+struct FixAfter {
+  std::vector<std::pair<std::string, double>> Numbers;
+  std::string Instruction;
+};
+
 struct Fix {
   FixKind Kind;
   Applicability Apply;
   std::string Description;
+  std::optional<FixAfter> After;
   /// Machine-applicable fixes: the edits. Suggestions: edits may be empty;
   /// Code then holds the code to write.
   std::vector<Edit> Edits;

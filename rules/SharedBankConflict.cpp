@@ -11,6 +11,7 @@
 
 #include "rules/SharedBankConflict.h"
 
+#include "rules/LayoutRewrites.h"
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
 
@@ -227,6 +228,8 @@ struct PadPlan {
   CharSourceRange SizeRange;
   std::string NewSizeText;
   std::string DeclText;        ///< the declaration after padding
+  /// The padded array's accesses under the padding, per configuration.
+  std::map<size_t, AnalysisResult> After;
 };
 
 /// The declaration's identity across template instantiations.
@@ -321,19 +324,13 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
         std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
         break;
       }
-      AnalysisResult R = Ctx.reanalyze(K, {{VD, Pad}});
-      for (const AccessFacts &F : R.Accesses) {
-        auto *FVD = dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl
-                                                       : nullptr);
-        if (!FVD || declKey(FVD) != Key)
-          continue;
-        if (!F.AddressKnown ||
-            (F.BankConflictWays && *F.BankConflictWays > 1.0 + 1e-9) ||
-            (F.VectorAligned && !*F.VectorAligned)) {
-          Works = false;
-          break;
-        }
-      }
+      // Every access conflict-free, none worse (a merged 16-byte load that
+      // padding would split into scalars is worse).
+      LayoutOutcome O = judgeLayout(Ctx.Result, K, VD,
+                                    Ctx.reanalyze(K, {{VD, Pad}}));
+      Works = O.Valid && O.ConflictFree;
+      if (Works)
+        Plan.After[K] = std::move(O.After);
       if (!Works) {
         std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
         break;
@@ -341,6 +338,8 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
     }
     if (Works)
       Plan.Pad = Pad;
+    else
+      Plan.After.clear();
   }
   if (!Plan.Pad) {
     Plan.Why = "no padding up to " + std::to_string(MaxPad) +
@@ -380,13 +379,30 @@ const RuleInfo &SharedBankConflict::info() const {
       "H200: a tiled transpose through `float t[32][32]` takes 32.3 "
       "wavefronts per shared load and reaches 1.65 TB/s; through `t[32][33]` "
       "1.03 wavefronts and 3.59 TB/s. A bf16 staging buffer `[256][16]` is "
-      "8-way, `[256][24]` 4-way, `[256][18]` conflict-free.",
+      "8-way, `[256][24]` 4-way, `[256][18]` conflict-free. The degree is "
+      "that of the emitted instruction (docs/emitted-width.md): where ptxas "
+      "merges a thread's adjacent 4-byte loads into an LDS.128 (an unrolled "
+      "loop over `Bs[dotIdx * BN + threadCol * 8 + i]`), the request is "
+      "served per quarter-warp and the degree is the LDS.128's (2-way there, "
+      "as Nsight Compute measures, where the eight scalar loads as written "
+      "would be 4-way). Every rewrite is re-analyzed before it is offered: "
+      "the analyzer computes the facts of every access to the array under "
+      "it, and the rewrite is offered only where this access gets better and "
+      "no other access gets worse (more wavefronts, a merged load split "
+      "into scalars, a vector access misaligned); its note states the "
+      "result (\"after: conflict-free, 1 wavefront per STS\").",
       Bad,
       Good,
       {},
-      "Pads the array's innermost dimension by the smallest amount that "
-      "makes every access to it conflict-free (machine-applicable); where no "
-      "padding can, suggests an XOR swizzle.",
+      "Pads the array's innermost dimension, or a one-dimensional array's "
+      "row stride (`(...) * BM + ...`), by the smallest amount that makes "
+      "every access to it conflict-free with none worse (machine-applicable "
+      "where the declared size is written with the same constant); where no "
+      "padding can, an XOR swizzle of the column by the row written in the "
+      "array's own indices; scalar stores of a vector's parts become one "
+      "vector store where it is aligned (or with the padding that aligns "
+      "it). Each is offered only after re-analysis shows it better, with its "
+      "after-numbers.",
       Applicability::MachineApplicable};
   return I;
 }
@@ -394,6 +410,8 @@ const RuleInfo &SharedBankConflict::info() const {
 void SharedBankConflict::check(const RuleContext &Ctx,
                                std::vector<Finding> &Out) const {
   std::map<SourceLocation, PadPlan> Plans;
+  std::map<SourceLocation, LayoutPlan> Layouts;
+  std::map<SourceLocation, bool> LayoutsDone;
   for (const AccessFacts &F : Ctx.Result.Accesses) {
     if (F.Space != MemSpace::Shared || !F.AddressKnown ||
         !F.BankConflictWays || *F.BankConflictWays < 1.5)
@@ -431,6 +449,7 @@ void SharedBankConflict::check(const RuleContext &Ctx,
       R.LocatedNotes.push_back({VD->getLocation(),
                                 "`" + VD->getNameAsString() +
                                     "` declared here"});
+      bool Offered = false;
       if (Plan.Pad) {
         Fix X;
         X.Kind = FixKind::Pad;
@@ -440,17 +459,53 @@ void SharedBankConflict::check(const RuleContext &Ctx,
                         std::to_string(*Plan.Pad) + " element" +
                         (*Plan.Pad == 1 ? "" : "s") +
                         ": every access to it becomes conflict-free";
+        auto A = Plan.After.find(F.Kernel);
+        const AccessFacts *After =
+            A == Plan.After.end() ? nullptr : sameAccess(A->second, F);
+        if (After) {
+          X.Description += "; " + afterText(F, *After);
+          X.After = afterOf(*After);
+        }
         X.Edits.push_back({Plan.SizeRange, Plan.NewSizeText});
         R.Fixes.push_back(X);
+        Offered = true;
       } else {
-        Fix X;
-        X.Kind = FixKind::Swizzle;
-        X.Apply = Applicability::Suggestion;
-        X.Description = "no padding fix: " + Plan.Why +
-                        "; XOR-swizzle the column index by the row instead, "
-                        "in every access to `" + VD->getNameAsString() + "`";
-        X.Code = VD->getNameAsString() + "[row][col ^ (row % 32)]";
-        R.Fixes.push_back(X);
+        // A one-dimensional array's row stride, else a swizzle; each
+        // re-analyzed, offered only where it makes this access better.
+        LayoutPlan &LP = Layouts[Key];
+        if (!LayoutsDone[Key]) {
+          LayoutsDone[Key] = true;
+          auto Configs = configurationsOf(Ctx, Key);
+          if (arrayRank(Ctx.Ctx, VD->getType()) == 1)
+            LP = planRowPadding(Ctx, Configs);
+          if (LP.K == LayoutPlan::Kind::None) {
+            std::string PadWhy = LP.Why;
+            LP = planSwizzle(Ctx, Configs);
+            if (LP.K == LayoutPlan::Kind::None && !PadWhy.empty())
+              LP.Why = PadWhy;
+          }
+          if (LP.K == LayoutPlan::Kind::None && Plan.Why.size() &&
+              arrayRank(Ctx.Ctx, VD->getType()) > 1)
+            LP.Why = Plan.Why;
+        }
+        if (auto X = layoutFix(Ctx, LP, F, VD)) {
+          R.Fixes.push_back(*X);
+          Offered = true;
+        }
+      }
+      if (auto V = vectorStoreFix(Ctx, F, VD)) {
+        R.Fixes.push_back(*V);
+        Offered = true;
+      }
+      if (!Offered) {
+        const LayoutPlan &LP = Layouts[Key];
+        bool Searched = LP.Why.empty() || LP.Why.rfind("no candidate", 0) == 0;
+        R.Notes.push_back(
+            "no layout rewrite offered for `" + VD->getNameAsString() + "`: " +
+            (Searched ? std::string("no padding or XOR swizzle, each "
+                                    "re-analyzed, makes this access better "
+                                    "without making another worse")
+                      : LP.Why));
       }
     }
     addCommonNotes(Ctx, F, R);

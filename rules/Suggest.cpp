@@ -132,6 +132,44 @@ static std::pair<std::string, std::string> baseOf(const AccessFacts &F) {
   return {F.Array, ""};
 }
 
+/// The warp model's figures for the access rewritten with \p Bytes per
+/// lane, the lanes where they are now or (\p Striped) \p Bytes apart:
+/// sectors per request, and "after: ..." for the fix's description.
+std::pair<FixAfter, std::string>
+rewrittenFigures(const AccessFacts &F, unsigned Bytes, bool Striped,
+                 double RequestsBefore, double RequestsAfter) {
+  WarpRequest Req;
+  Req.BytesPerLane = Bytes;
+  Req.Active = F.ActiveMask ? F.ActiveMask : AllLanes;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    Req.Offset[L] = Striped || !F.LaneOffsets ? int64_t(L) * Bytes
+                                              : (*F.LaneOffsets)[L];
+  int64_t Base = F.Alignment == AlignmentFact::Aligned ? 0
+                 : F.MisalignBytes                     ? *F.MisalignBytes
+                                                       : 0;
+  RequestCost C = costOf(Req, Base);
+  bool Store = F.Kind == AccessKind::Store;
+  FixAfter A;
+  A.Instruction = std::string(F.Space == MemSpace::Shared ? (Store ? "STS" : "LDS")
+                                                          : (Store ? "STG.E" : "LDG.E")) +
+                  (Bytes == 16 ? ".128" : Bytes == 8 ? ".64" : "");
+  A.Numbers = {{"sectors_per_request", double(C.Sectors)},
+               {"lines_per_request", double(C.Lines)},
+               {"requests_per_warp", RequestsAfter}};
+  std::string T = "after: " + number(C.Sectors) + " sectors per " +
+                  A.Instruction + " request (now " +
+                  number(F.SectorsPerRequest.value_or(0)) + ")";
+  if (std::abs(RequestsAfter - RequestsBefore) > 1e-9)
+    T += F.ExecutionsPerWarp
+             ? ", " + number(RequestsAfter) +
+                   (std::abs(RequestsAfter - 1) < 1e-9 ? " request"
+                                                        : " requests") +
+                   " per warp instead of " + number(RequestsBefore)
+             : ", " + number(RequestsBefore / RequestsAfter) +
+                   "x fewer requests";
+  return {A, T};
+}
+
 Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   Fix X;
   X.Kind = FixKind::Vectorize;
@@ -173,6 +211,33 @@ Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
     X.Code = *Header + " {\n" + Line + "\n  ...\n}";
   else
     X.Code = Line.substr(2);
+  // The same lanes, Width bytes each, in 1 / K of the instructions.
+  double Exec = F.ExecutionsPerWarp.value_or(1);
+  double Before = Exec * F.SiblingRun, After;
+  if (F.SiblingRun > 1)
+    After = Exec * std::ceil(double(F.SiblingRun) / std::max(1u, K));
+  else
+    After = Exec / std::max(1u, K);
+  if (F.LaneOffsets && F.LaneGroups == 1) {
+    auto [A, T] = rewrittenFigures(F, Width, false, Before, After);
+    X.After = A;
+    X.Description += "; " + T;
+  } else {
+    // Lanes a runtime distance apart: each still in its own sectors; the
+    // requests are what changes.
+    X.After = FixAfter{{{"requests_per_warp", After}},
+                       std::string(Store ? "STG.E" : "LDG.E") +
+                           (Width == 16 ? ".128" : ".64")};
+    X.Description +=
+        "; after: " +
+        (F.ExecutionsPerWarp
+             ? number(After) + " " + X.After->Instruction +
+                   " requests per warp instead of " + number(Before)
+             : "one " + X.After->Instruction + " per " + std::to_string(K) +
+                   " elements (" + number(Before / After) +
+                   "x fewer requests)") +
+        ", each lane's sectors as now";
+  }
   return X;
 }
 
@@ -245,6 +310,23 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
                      "): the whole run would take " +
                      std::to_string(Bytes(Run) / 1024) +
                      " KiB, over the 48 KiB a block declares statically";
+  // The copy's loads (or stores): lanes adjacent, one element each; the
+  // per-thread accesses of `sh`: conflict-free by the padding's search.
+  {
+    AccessFacts Copy = F;
+    Copy.Alignment = AlignmentFact::Aligned;
+    Copy.MisalignBytes.reset();
+    double Exec = F.ExecutionsPerWarp.value_or(1);
+    auto [A, T] = rewrittenFigures(Copy, Elem, true, Exec, Exec);
+    A.Numbers.push_back({"shared_bank_conflict_ways", 1});
+    X.After = A;
+    X.Description += "; after: the coalesced " +
+                     std::string(Store ? "stores" : "loads") + " take " +
+                     number(A.Numbers[0].second) + " sectors per request (now " +
+                     number(F.SectorsPerRequest.value_or(0)) +
+                     "), the padded rows of `sh` are conflict-free";
+    (void)T;
+  }
   std::string C = std::to_string(Chunk);
   std::string Decl = "__shared__ " + T + " sh[" + Threads + "][" + C + " + " +
                      std::to_string(Pad) + "];\n";
@@ -298,6 +380,10 @@ std::optional<Fix> interchangeSuggestion(const RuleContext &Ctx,
                   "take adjacent elements (striped); coalesced, though still "
                   "one element per instruction";
   X.Code = Array + "[" + Base + C + " * " + Threads + " + threadIdx.x]";
+  double Exec = F.ExecutionsPerWarp.value_or(1);
+  auto [A, T] = rewrittenFigures(F, F.BytesPerLane, true, Exec, Exec);
+  X.After = A;
+  X.Description += "; " + T;
   return X;
 }
 

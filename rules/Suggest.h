@@ -53,6 +53,15 @@ std::optional<Fix> interchangeSuggestion(const RuleContext &Ctx,
 /// each, conflict-free.
 unsigned conflictFreePad(unsigned RowElems, unsigned ElemBytes);
 
+/// The warp model's figures for the access rewritten with \p Bytes per
+/// lane, its lanes where they are now or (\p Striped) \p Bytes apart:
+/// sectors and lines per request, requests per warp, and "after: ..." for
+/// the fix's description.
+std::pair<FixAfter, std::string> rewrittenFigures(const AccessFacts &F,
+                                                  unsigned Bytes, bool Striped,
+                                                  double RequestsBefore,
+                                                  double RequestsAfter);
+
 /// "32 bytes", "6.2%" ...
 std::string percent(double Fraction);
 std::string number(double V);

@@ -585,6 +585,15 @@ AbsValue Interpreter::Impl::eval(const Expr *E) {
     return AbsValue::unknown("no expression");
   if (budgetSpent())
     return AbsValue::unknown("analysis stopped: budget exceeded");
+  // A hypothetical rewrite (Interpreter::setRewrites): the replacement's
+  // value, in which this expression stands for itself.
+  if (Rewrites && !Rewrites->empty() && !RewritesActive.count(E))
+    if (auto It = Rewrites->find(E); It != Rewrites->end()) {
+      RewritesActive.insert(E);
+      AbsValue V = eval(It->second);
+      RewritesActive.erase(E);
+      return V;
+    }
   E = E->IgnoreParens();
   if (E->isValueDependent() || E->isTypeDependent())
     return AbsValue::unknown("dependent expression");

@@ -176,6 +176,10 @@ struct Interpreter::Impl {
   static constexpr unsigned MaxInlineDepth = 8;
   const std::map<const clang::VarDecl *, int64_t> *Padding = nullptr;
   bool OnlyPadded = false;
+  /// Hypothetical rewrites (Interpreter::setRewrites), and those being
+  /// evaluated now (where the key stands for itself).
+  const std::map<const clang::Expr *, const clang::Expr *> *Rewrites = nullptr;
+  llvm::SmallPtrSet<const clang::Expr *, 4> RewritesActive;
   const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
       *PointerOffsets = nullptr;
   /// The kernel configuration's budget: once spent, nothing more is

@@ -175,6 +175,8 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
   if (!Opts.Padding.empty())
     I->setPadding(&Opts.Padding);
   I->setOnlyPaddedArrays(Opts.OnlyPaddedArrays);
+  if (!Opts.Rewrites.empty())
+    I->setRewrites(&Opts.Rewrites);
   I->setPointerOffsets(&KC.Shape.PointerOffsets);
   I->setBudget(&Meter);
   I->run(KC.Decl, paramsFor(W));
