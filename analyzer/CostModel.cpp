@@ -69,9 +69,15 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
   // or of the straight-line code): the largest phase counts.
   std::map<const clang::Stmt *, double> PhaseBytes;
   std::set<const MemRegion *> SharedArrays;
+  std::map<const clang::Stmt *, int64_t> Trips;
   double ReadBytes = 0;
   for (const AccessFacts &F : R.Accesses) {
-    if (F.Kernel != Kernel || F.Space == MemSpace::Local)
+    if (F.Kernel != Kernel)
+      continue;
+    for (const LoopFact &L : F.Loops)
+      if (L.Loop && L.Trip)
+        Trips.emplace(L.Loop, *L.Trip);
+    if (F.Space == MemSpace::Local)
       continue;
     if (!F.ExecutionsPerWarp) {
       P.Complete = false;
@@ -106,8 +112,22 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
                           std::abs(*F.LaneStrideBytes) > Filled &&
                           F.FootprintUtilization &&
                           *F.FootprintUtilization < 0.99;
-    if (PermanentHoles && *F.FootprintUtilization > 0)
+    if (PermanentHoles && *F.FootprintUtilization > 0) {
       Bytes /= *F.FootprintUtilization;
+      // A store's partial sectors that nothing fills: the L2 reads each from
+      // DRAM to merge it, then writes it back whole (store_strided<8>,
+      // store_blocked16<1>: DRAM reads = writes = 32 bytes per sector). Only
+      // in a 1-D block, where the other warps continue the lanes' stride and
+      // leave the same holes; in a 2-D block the warps of other rows may fill
+      // them (a naive transpose's stores: DRAM sees each byte once).
+      bool OneDimBlock = K.Shape.Dim && (*K.Shape.Dim)[1] == 1 && (*K.Shape.Dim)[2] == 1;
+      if (F.Kind == AccessKind::Store && OneDimBlock) {
+        if (std::abs(*F.LaneStrideBytes) >= H200::DramBurstBytes)
+          Bytes *= H200::DramBurstBytes / 32; // of a 32-byte sector
+        P.StoreFillBytes += Bytes;
+        Bytes *= 2;
+      }
+    }
     P.DramBytes += Bytes;
     if (F.Kind == AccessKind::Load) {
       ReadBytes += Bytes;
@@ -154,21 +174,54 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
   double InFlight = ResidentWarps * P.BytesInFlightPerWarp;
   if (ReadBytes > 0 && InFlight > 0)
     P.LatencyTime = ReadBytes * H200::LoadLatency / InFlight;
+  // Arithmetic: per thread from the AST, times the threads of the launch.
+  P.Flops = countFlops(K.Decl, Trips);
+  // A loop of unknown trip around arithmetic only (no access in it, no
+  // constant header): its body counts once, the compute budget is then a
+  // lower bound (FlopCount::Complete says so), the prediction stands.
+  double Threads = P.WarpsPerBlock * WarpSize * P.Blocks;
+  if (K.Shape.Dim)
+    Threads = double((*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] * (*K.Shape.Dim)[2]) * P.Blocks;
+  P.TotalFlops = P.Flops.flops() * Threads;
+  if (P.DramBytes > 0)
+    P.ArithmeticIntensity = P.TotalFlops / P.DramBytes;
+  const FlopCount &C = P.Flops;
+  P.ComputeTime =
+      Threads * ((C.Fma32 + C.Mul32 + C.Add32 + C.Div32) / H200::Fp32LaneOpsPerSecond +
+                 (C.Fma64 + C.Mul64 + C.Add64 + C.Div64) / H200::Fp64LaneOpsPerSecond);
+
   P.DramTime = P.DramBytes / H200::DramBytesPerSecond;
+  P.SharedTime = P.SharedWavefronts / H200::L1UnitsPerSecond;
   P.L1Time = (P.GlobalLines + P.SharedWavefronts +
               H200::PartialStoreSectorWeight * P.PartialStoreSectors +
               H200::SectorWeight * P.GlobalSectors) /
              H200::L1UnitsPerSecond;
   P.IssueTime = P.GlobalRequests / H200::RequestsPerSecond;
+  P.BlockTime = P.Blocks / H200::BlocksPerSecond;
   double E = H200::Overlap;
   // The bus and the latency overlap less than the other budgets (the
   // probe's sweep follows a soft maximum of exponent 2).
   double Mem = std::pow(std::pow(P.DramTime, H200::LatencyOverlap) +
                             std::pow(P.LatencyTime, H200::LatencyOverlap),
                         1.0 / H200::LatencyOverlap);
-  P.Time = std::pow(std::pow(Mem, E) + std::pow(P.L1Time, E) +
-                        std::pow(P.IssueTime, E),
-                    1.0 / E);
+  // The L1 and the FP32 pipes are fed by the same issue slots.
+  double Core = std::pow(std::pow(P.L1Time, H200::ComputeOverlap) +
+                             std::pow(P.ComputeTime, H200::ComputeOverlap),
+                         1.0 / H200::ComputeOverlap);
+  P.Time = std::pow(std::pow(Mem, E) + std::pow(Core, E) + std::pow(P.IssueTime, E) +
+                        std::pow(P.BlockTime, E),
+                    1.0 / E) +
+           H200::LaunchOverhead;
+  if (P.Complete) {
+    double L1Global = P.L1Time - P.SharedTime;
+    std::pair<double, const char *> Budgets[] = {
+        {P.DramTime, "dram"},    {P.LatencyTime, "latency"}, {L1Global, "l1"},
+        {P.SharedTime, "shared"}, {P.ComputeTime, "fp32"},   {P.IssueTime, "issue"},
+        {P.BlockTime, "blocks"}};
+    P.Bound = std::max_element(std::begin(Budgets), std::end(Budgets),
+                               [](const auto &A, const auto &B) { return A.first < B.first; })
+                  ->second;
+  }
   if (!P.Complete)
     P.Regime = "unknown";
   else if (P.DramBytes < H200::L2Bytes)

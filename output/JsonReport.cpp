@@ -265,6 +265,21 @@ json predictionJson(const KernelPrediction &P) {
   J["latency_time_us"] = jsonNumber(P.LatencyTime * 1e6);
   J["bytes_in_flight_per_warp"] = jsonNumber(P.BytesInFlightPerWarp);
   J["resident_warps_per_sm"] = jsonNumber(P.ResidentWarpsPerSM);
+  J["store_fill_bytes"] = jsonNumber(P.StoreFillBytes);
+  J["shared_time_us"] = jsonNumber(P.SharedTime * 1e6);
+  J["compute_time_us"] = jsonNumber(P.ComputeTime * 1e6);
+  J["block_time_us"] = jsonNumber(P.BlockTime * 1e6);
+  json A;
+  A["fp32"] = {{"fma", jsonNumber(P.Flops.Fma32)}, {"mul", jsonNumber(P.Flops.Mul32)},
+               {"add", jsonNumber(P.Flops.Add32)}, {"div", jsonNumber(P.Flops.Div32)}};
+  A["fp64"] = {{"fma", jsonNumber(P.Flops.Fma64)}, {"mul", jsonNumber(P.Flops.Mul64)},
+               {"add", jsonNumber(P.Flops.Add64)}, {"div", jsonNumber(P.Flops.Div64)}};
+  A["complete"] = P.Flops.Complete;
+  J["arithmetic_per_thread"] = A;
+  J["flops"] = jsonNumber(P.TotalFlops);
+  J["arithmetic_intensity"] =
+      P.DramBytes > 0 ? jsonNumber(P.ArithmeticIntensity) : json(nullptr);
+  J["bound"] = P.Bound.empty() ? json(nullptr) : json(P.Bound);
   J["time_us"] = P.Complete ? jsonNumber(P.Time * 1e6) : json(nullptr);
   J["regime"] = P.Regime;
   return J;

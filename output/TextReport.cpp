@@ -12,6 +12,7 @@
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 
+#include <cstdio>
 #include <map>
 
 namespace cal {
@@ -287,6 +288,60 @@ void printAccessFacts(ASTContext &Ctx, const AnalysisResult &R,
       E.report(F.E->getBeginLoc(), DiagnosticsEngine::Note, S,
                /*Carets=*/false);
   }
+}
+
+namespace {
+std::string timeText(double Seconds) {
+  char B[32];
+  if (Seconds >= 1e-3)
+    std::snprintf(B, sizeof B, "%.3g ms", Seconds * 1e3);
+  else
+    std::snprintf(B, sizeof B, "%.3g us", Seconds * 1e6);
+  return B;
+}
+} // namespace
+
+std::string kernelPredictionLine(const KernelInfo &K, const KernelPrediction &P) {
+  std::string S = "kernel '" + K.Name + "'";
+  if (K.Shape.Dim)
+    S += " <" + std::to_string((*K.Shape.Dim)[0]) + "x" +
+         std::to_string((*K.Shape.Dim)[1]) + "x" + std::to_string((*K.Shape.Dim)[2]) + ">";
+  if (!P.Complete) {
+    S += ": no time predicted (unknown: ";
+    for (size_t I = 0; I < P.Missing.size() && I < 3; ++I)
+      S += (I ? ", " : "") + P.Missing[I];
+    return S + (P.Missing.size() > 3 ? ", ...)" : ")");
+  }
+  char B[64];
+  S += ": predicted " + timeText(P.Time) + " on the H200 model, bound by " + P.Bound +
+       " (DRAM " + timeText(P.DramTime);
+  if (P.LatencyTime > 0)
+    S += ", latency " + timeText(P.LatencyTime);
+  S += ", L1 " + timeText(P.L1Time);
+  if (P.SharedTime > 0)
+    S += " of which shared " + timeText(P.SharedTime);
+  if (P.ComputeTime > 0)
+    S += ", fp32 " + timeText(P.ComputeTime);
+  S += ", requests " + timeText(P.IssueTime) + ", blocks " + timeText(P.BlockTime) + ")";
+  if (P.TotalFlops > 0) {
+    std::snprintf(B, sizeof B, "; %.3g GFLOP", P.TotalFlops / 1e9);
+    S += B;
+    if (P.DramBytes > 0) {
+      std::snprintf(B, sizeof B, ", %.3g FLOP per DRAM byte", P.ArithmeticIntensity);
+      S += B;
+    }
+  }
+  return S;
+}
+
+void printKernelPrediction(ASTContext &Ctx, const KernelInfo &K,
+                           const KernelPrediction &P, llvm::raw_ostream &OS,
+                           bool Color) {
+  if (!K.Decl)
+    return;
+  FindingEmitter E(Ctx, OS, Color);
+  E.report(K.Decl->getLocation(), DiagnosticsEngine::Remark, kernelPredictionLine(K, P),
+           /*Carets=*/false);
 }
 
 std::string stoppedKernelSummary(const AnalysisResult &R, size_t Kernel) {

@@ -108,6 +108,14 @@ void lintParsed(clang::ASTContext &Ctx, const LintSettings &Base,
       }
     }
   }
+  if (Opts.Explain)
+    for (size_t I = 0; I < R.Kernels.size(); ++I) {
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      printKernelPrediction(Ctx, R.Kernels[I], predictKernel(R, I), OS, Opts.Color);
+      OS.flush();
+      Out.Explain.push_back({Keys[I], Text});
+    }
   for (const AccessFacts &F : R.Accesses) {
     const std::string &Key = Keys[F.Kernel];
     if (Opts.Accesses)

@@ -35,11 +35,35 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GROUPS = ["w1", "w2", "transpose", "copy1d"]
+GROUPS = ["w1", "w2", "transpose", "copy1d", "store", "sgemm"]
 # Kernels that no constant of the cost model was fitted on (docs/cost-model.md):
-# their time errors are reported apart.
+# their time errors are reported apart (and these four are ranked apart too).
 HELD_OUT = {"copy_stripe4", "copy_stripe4_float4", "copy_gridstride",
             "copy_gridstride_float4"}
+# Groups added after the fit (2026-12-02): ranked in their own group, their
+# time errors reported apart from the fit set's.
+NEW_GROUPS = {"store", "sgemm"}
+
+
+def held_out(k):
+    return k["name"] in HELD_OUT or k["group"] in NEW_GROUPS
+
+
+def load_measurements(paths):
+    """The newest measurement of each kernel: runs are read in order, a later
+    run's kernel replaces an earlier one's (a run of some groups only, FILTER=,
+    adds to the full run before it)."""
+    merged, by_name = None, {}
+    for path in paths:
+        m = json.load(open(path))
+        rel = os.path.relpath(path, HERE)
+        for k in m["kernels"]:
+            by_name[k["name"]] = dict(k, run=rel)
+        if merged is None or len(m["kernels"]) >= len(merged["kernels"]):
+            merged = dict(m)  # the largest run's GPU, date and clocks head the report
+    merged["kernels"] = list(by_name.values())
+    merged["runs"] = [os.path.relpath(p, HERE) for p in paths]
+    return merged
 # Counters are equal when within 2% (ncu's per-instruction counters are exact
 # integers per request; averages over warps can differ in the last digit).
 COUNTER_TOLERANCE = 0.02
@@ -184,6 +208,8 @@ def counter_pair(p, records, siblings):
 
 def svg_plot(points, path):
     """Log-log scatter of predicted vs measured time, one colour per group."""
+    if not points:
+        return
     colors = {"w1": "#1f77b4", "w2": "#d62728", "transpose": "#2ca02c",
               "copy1d": "#9467bd"}
     W, H, M = 640, 520, 60
@@ -318,7 +344,10 @@ def conclusions(rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     runs = sorted(glob.glob(os.path.join(HERE, "results", "*", "measurements.json")))
-    ap.add_argument("--measurements", default=runs[-1] if runs else None)
+    ap.add_argument("--measurements", action="append", default=None,
+                    help="a run's measurements.json; repeat for several (a later "
+                    "one's kernels replace an earlier one's). Default: every run "
+                    "under results/, in date order, the newest of each kernel")
     ap.add_argument("--tool", default=os.path.join(HERE, "..", "build", "tool",
                                                    "cuda-access-lint"))
     ap.add_argument("--predictions", default=None,
@@ -327,15 +356,16 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
-    if not args.measurements or not os.path.exists(args.measurements):
+    args.measurements = args.measurements or runs
+    if not args.measurements or not all(os.path.exists(p) for p in args.measurements):
         sys.exit("report.py: no measurements.json (give --measurements)")
     if not args.predictions and not os.path.exists(args.tool):
         sys.exit("report.py: no cuda-access-lint at %s (give --tool or "
                  "--predictions)" % args.tool)
-    out_dir = args.out or os.path.dirname(os.path.abspath(args.measurements))
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.measurements[-1]))
     os.makedirs(out_dir, exist_ok=True)
 
-    meas = json.load(open(args.measurements))
+    meas = load_measurements(args.measurements)
     kernels_dir = os.path.join(HERE, "kernels")
     predicted = {}
     if args.predictions:
@@ -363,6 +393,21 @@ def main():
             if key in predicted:
                 predicted[key]["accesses"].append(a)
 
+    # Each kernel configuration's findings, most costly first: the top one is
+    # what the tool points at first.
+    sev_rank = {"error": 0, "warning": 1, "note": 2}
+    findings = {}
+    for rel, doc in sorted(docs.items()):
+        for f in doc.get("findings", []):
+            for c in f.get("configurations") or [f]:
+                findings.setdefault((rel, norm_name(c["kernel"])), []).append(
+                    {"rule": f["rule"], "array": f["array"], "line": f["line"],
+                     "severity": c.get("severity", f["severity"]),
+                     "cost": c.get("cost", f.get("cost", 0)) or 0,
+                     "message": c.get("message", f["message"])})
+    for fs in findings.values():
+        fs.sort(key=lambda x: (-x["cost"], sev_rank.get(x["severity"], 3), x["line"]))
+
     rows = {}
     per_kernel = []
     access_total = access_equal = 0
@@ -379,6 +424,11 @@ def main():
         pred = pk["kernel"]["prediction"]
         rec["predicted_us"] = pred["time_us"]
         rec["predicted_regime"] = pred["regime"]
+        rec["predicted_bound"] = pred.get("bound")
+        rec["arithmetic_intensity"] = pred.get("arithmetic_intensity")
+        fs = findings.get(key) or []
+        rec["top_finding"] = fs[0] if fs else None
+        rec["findings"] = len(fs)
         joined = join_accesses(pk["accesses"], mk)
         for p, recs, how in joined:
             siblings = [q for q, r2, _ in joined if r2 and recs and r2 == recs] or [p]
@@ -403,6 +453,8 @@ def main():
         # The fit set only; held-out kernels are ranked apart below.
         ks = [k for k in per_kernel if k["group"] == g and k.get("predicted_us")
               and k["name"] not in HELD_OUT]
+        if not ks:
+            continue
         p = [k["predicted_us"] for k in ks]
         m = [k["measured_us"] for k in ks]
         agree, total, wrong = pair_agreement(p, m)
@@ -421,8 +473,10 @@ def main():
     timed = [k for k in per_kernel if k.get("predicted_us")]
     for k in timed:
         k["time_error"] = k["predicted_us"] / k["measured_us"] - 1
-    errors = {"fit": err_stats([k for k in timed if k["name"] not in HELD_OUT]),
-              "held_out": err_stats([k for k in timed if k["name"] in HELD_OUT])}
+    errors = {"fit": err_stats([k for k in timed if not held_out(k)]),
+              "held_out": err_stats([k for k in timed if held_out(k)])}
+    for g in sorted(NEW_GROUPS):
+        errors["held_out_" + g] = err_stats([k for k in timed if k["group"] == g])
     ho = [k for k in per_kernel if k.get("predicted_us") and k["group"] == "copy1d"]
     errors["copy1d_with_held_out_tau"] = kendall_tau_b(
         [k["predicted_us"] for k in ho], [k["measured_us"] for k in ho])
@@ -430,7 +484,7 @@ def main():
                          for k, v in rows.items()})
     counter_share = access_equal / access_total if access_total else 0.0
 
-    report = {"measurements": os.path.relpath(args.measurements, HERE),
+    report = {"measurements": meas["runs"],
               "gpu": meas.get("gpu", {}).get("name"), "date_utc": meas.get("date_utc"),
               "clocks": meas.get("clocks", {}),
               "counters_equal": access_equal, "counters_total": access_total,
@@ -442,7 +496,7 @@ def main():
               for k in per_kernel if k.get("predicted_us")],
              os.path.join(out_dir, "report.svg"))
 
-    md = ["# Predicted vs measured: %s" % report["measurements"], "",
+    md = ["# Predicted vs measured: %s" % ", ".join(report["measurements"]), "",
           "GPU: %s; run: %s; clocks as found (never changed)." % (report["gpu"], report["date_utc"]),
           "Predictions: `cuda-access-lint --format=json --accesses` on `validate/kernels/*.cu`",
           "(the cost model is `analyzer/CostModel.h`). Produced by `validate/report.py`.", "",
@@ -464,6 +518,27 @@ def main():
             md.append("| %s | %d | %.1f%% | %.1f%% (%s) |" % (
                 n.replace("_", " "), e["kernels"], 100 * e["median_error"],
                 100 * e["max_error"], e["worst"]))
+    path = [k for k in per_kernel if k["group"] == "sgemm"]
+    if path:
+        md += ["", "## The SGEMM path (seeds/002; M = N = K = 4096, FP32)", "",
+               "Each kernel is the one above it with one change. The top finding is the "
+               "tool's most costly one for that kernel (`cost`, then severity): does it "
+               "name the change the next row makes?", "",
+               "| kernel | measured ms | TFLOP/s | predicted ms (error) | bound | "
+               "FLOP/byte (DRAM) | findings | top finding |", "|---|---|---|---|---|---|---|---|"]
+        for k in path:
+            tf = k.get("top_finding")
+            md.append("| %s | %.2f | %.1f | %s | %s | %s | %d | %s |" % (
+                k["name"], k["measured_us"] / 1000,
+                2 * 4096 ** 3 / (k["measured_us"] * 1e-6) / 1e12,
+                "%.2f (%+.0f%%)" % (k["predicted_us"] / 1000, 100 * k["time_error"])
+                if k.get("predicted_us") else "-",
+                k.get("predicted_bound") or "-",
+                "%.1f" % k["arithmetic_intensity"] if k.get("arithmetic_intensity") else "-",
+                k.get("findings", 0),
+                ("%s `%s` line %d (%s): %s" % (tf["rule"], tf["array"], tf["line"],
+                                                tf["severity"], tf["message"])).replace("|", "\\|")
+                if tf else "none"))
     md += ["", "## The guide's conclusions", "", "| conclusion | measured | predicted |",
            "|---|---|---|"]
     for c in concl:

@@ -16,6 +16,8 @@
 #   SKIP_NCU_SOURCE=1        no per-source-line profile
 #   NCU_METRICS_TIMEOUT=s    wall-clock limit of the counter run (default 240)
 #   NCU_SOURCE_TIMEOUT=s     wall-clock limit of each per-source-line run (default 120)
+#   SOURCE_TAGS="a b"        the per-source-line groups to profile, in order (default:
+#                            2d1d w1a w2a w1b w2b store sgemm)
 #   DEADLINE=s               whole script's time budget; profiling runs are cut to fit it
 #                            (default 560)
 #   BUILD_DIR=dir            (default validate/build, ignored by git)
@@ -138,6 +140,13 @@ METRICS=(
   launch__registers_per_thread
   launch__occupancy_limit_registers
   launch__occupancy_limit_shared_mem
+  lts__t_requests_srcunit_tex_op_write.sum
+  smsp__inst_executed.sum
+  smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+  smsp__sass_thread_inst_executed_op_fadd_pred_on.sum
+  smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+  sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+  sm__cycles_elapsed.avg.per_second
 )
 NCU_OK=0
 if [ "${SKIP_NCU:-0}" != 1 ] && command -v ncu >/dev/null; then
@@ -168,8 +177,10 @@ if [ "${SKIP_NCU:-0}" != 1 ] && command -v ncu >/dev/null; then
     # Per-source-line counters: the SourceCounters section (needs -lineinfo), one report per
     # group so that a slow group cannot lose the others; each exported as the cuda,sass
     # source view (ncu_source_<tag>.csv, with the launch order in ncu_source_<tag>.log).
-    for tag in 2d1d w1a w2a w1b w2b; do   # most varied first, in case time runs out
+    for tag in ${SOURCE_TAGS:-2d1d w1a w2a w1b w2b store sgemm}; do   # most varied first, in case time runs out
       case $tag in
+        store) grp='^store_' ;;
+        sgemm) grp='^sgemm_' ;;
         w1a) grp='^w1_.*<(512|256),' ;;
         w1b) grp='^w1_.*<(128|64|32),' ;;
         w2a) grp='^w2_.*<(512|256),' ;;

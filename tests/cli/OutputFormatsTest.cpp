@@ -183,6 +183,45 @@ TEST(OutputFormats, ExplainPrintsTheFactsAtEveryAccess) {
             std::string::npos) << P.Stdout;
 }
 
+TEST(OutputFormats, ExplainPrintsTheKernelsPrediction) {
+  // A kernel without a constant grid: what is missing. A compute-bound one
+  // (4096 FMAs per 8 bytes): its bound, FLOP and arithmetic intensity, also
+  // in the JSON.
+  LintRun R;
+  test::ProcessResult P = R.lint({"--explain", "--use-color=false"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  EXPECT_NE(P.Stdout.find("remark: kernel 'transpose' <32x8x1>: no time predicted "
+                          "(unknown: grid size)"),
+            std::string::npos)
+      << P.Stdout;
+  TempDir Dir{"cal-explain"};
+  std::string File = Dir / "poly.cu";
+  ASSERT_TRUE(test::writeFile(
+      File, "__global__ void poly(const float *in, float *out) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  float x = in[i];\n"
+            "  for (int k = 0; k < 4096; ++k) x = x * 1.0001f + 0.5f;\n"
+            "  out[i] = x;\n}\n"
+            "void host(const float *i, float *o) { poly<<<65536, 256>>>(i, o); }\n"));
+  test::ProcessResult E =
+      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--", "-std=c++17"});
+  ASSERT_TRUE(E.exitedWith(0)) << E.describe() << E.Stderr;
+  EXPECT_NE(E.Stdout.find("remark: kernel 'poly' <256x1x1>: predicted 2."), std::string::npos)
+      << E.Stdout;
+  EXPECT_NE(E.Stdout.find(" ms on the H200 model, bound by fp32 ("), std::string::npos)
+      << E.Stdout;
+  EXPECT_NE(E.Stdout.find("; 137 GFLOP, 1.02e+03 FLOP per DRAM byte"), std::string::npos)
+      << E.Stdout;
+  test::ProcessResult J = runProcess({CAL_TOOL_PATH, "--format=json", File, "--", "-std=c++17"});
+  ASSERT_TRUE(J.exitedWith(0)) << J.describe() << J.Stderr;
+  json Doc = json::parse(J.Stdout);
+  const json &Pred = Doc["kernels"][0]["prediction"];
+  EXPECT_EQ(Pred["bound"], "fp32");
+  EXPECT_EQ(Pred["arithmetic_intensity"], 1024);
+  EXPECT_EQ(Pred["arithmetic_per_thread"]["fp32"]["fma"], 4096);
+  EXPECT_EQ(Pred["flops"], 2.0 * 4096 * 65536 * 256);
+}
+
 TEST(OutputFormats, ChecksSelectRules) {
   LintRun R;
   test::ProcessResult Off = R.lint({"--format=json", "--checks=-shared-bank-conflict"});

@@ -44,7 +44,7 @@ struct CheckResult {
 
 struct KernelInfo {
   std::string name;             // stable name, e.g. "w1_blocked<256,16>"
-  std::string group;            // w1 | w2 | transpose | copy1d
+  std::string group;            // w1 | w2 | transpose | copy1d | store | sgemm
   std::string pattern;          // blocked | striped | blocked_vec | staged | naive | ...
   std::string kernel_function;  // C++ name of the __global__ function in the source
   std::string template_args;    // its template arguments as written at the launch, e.g. "256, 16"
@@ -65,6 +65,8 @@ void register_row_product(Registry& r);     // kernels/row_product.cu    (worklo
 void register_prefix_product(Registry& r);  // kernels/prefix_product.cu (workload 2)
 void register_transpose(Registry& r);       // kernels/transpose.cu      (2-D transposes, copy)
 void register_copy(Registry& r);            // kernels/copy.cu           (1-D copies)
+void register_store(Registry& r);           // kernels/store.cu          (store patterns)
+void register_sgemm(Registry& r);           // kernels/sgemm.cu          (the SGEMM path)
 
 // ---- input data (runner/data.cu): random, never zeros, made once per process, lazily ------
 // Workload 1 and 2 input: bf16 65536 x 4096, uniform in [0.98, 1.02] rounded to bf16.

@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
   validate::register_prefix_product(reg);
   validate::register_transpose(reg);
   validate::register_copy(reg);
+  validate::register_store(reg);
+  validate::register_sgemm(reg);
 
   std::vector<const validate::KernelInfo*> sel;
   std::vector<std::regex> res;

@@ -201,6 +201,13 @@ def derived_metrics(m):
         "l2_sectors_from_l1_read": m.get("lts__t_sectors_srcunit_tex_op_read.sum"),
         "l2_sectors_from_l1_write": m.get("lts__t_sectors_srcunit_tex_op_write.sum"),
         "duration_ns_under_ncu": m.get("gpu__time_duration.sum"),
+        "l2_write_requests_from_l1": m.get("lts__t_requests_srcunit_tex_op_write.sum"),
+        "warp_instructions": m.get("smsp__inst_executed.sum"),
+        "thread_ffma": m.get("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"),
+        "thread_fadd": m.get("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"),
+        "thread_fmul": m.get("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"),
+        "fma_pipe_active_pct": m.get("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"),
+        "sm_clock_hz_under_ncu": m.get("sm__cycles_elapsed.avg.per_second"),
     }
     return d
 
