@@ -443,7 +443,7 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
         const SourceManager &SM = Ctx.getSourceManager();
         return SM.isInMainFile(SM.getExpansionLoc(Loc));
       };
-  std::vector<KernelConfig> Configs = findKernels(Ctx, Opts.BlockDims, Include);
+  std::vector<KernelConfig> Configs = findKernels(Ctx, Opts.BlockDims, Include, Opts.Assumed);
   for (const KernelConfig &KC : Configs) {
     KernelInfo KI;
     KI.Decl = KC.Decl;

@@ -27,6 +27,7 @@
 #include "analyzer/EmittedWidth.h"
 #include "analyzer/Interpreter.h"
 #include "analyzer/KernelModel.h"
+#include "analyzer/HostLaunch.h"
 #include "analyzer/Values.h"
 
 #include "clang/AST/ASTContext.h"
@@ -44,6 +45,9 @@ struct KernelInfo;
 
 struct AnalysisOptions {
   std::vector<BlockDimSetting> BlockDims;
+  /// --assume: runtime values the user gives (kernel parameters, host
+  /// variables of the launch configurations).
+  std::vector<AssumedValue> Assumed;
   /// Which kernels to analyze, by the location of their definition.
   std::function<bool(clang::SourceLocation)> IncludeKernel;
   /// Asked before each kernel configuration is analyzed: false skips it

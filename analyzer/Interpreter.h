@@ -153,6 +153,7 @@ public:
                                const clang::Stmt *At = nullptr);
 
 private:
+  friend class HostCode;
   struct Impl;
   std::unique_ptr<Impl> P;
 };

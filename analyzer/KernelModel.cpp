@@ -2,6 +2,7 @@
 
 #include "analyzer/KernelModel.h"
 
+#include "analyzer/HostLaunch.h"
 #include "analyzer/Interpreter.h"
 
 #include "clang/AST/Attr.h"
@@ -114,7 +115,8 @@ std::optional<Dim3> shapeOf(const AbsValue &V, int64_t Max = 1024) {
 
 class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
 public:
-  explicit KernelCollector(ASTContext &Ctx) : Ctx(Ctx) {}
+  KernelCollector(ASTContext &Ctx, const std::vector<AssumedValue> &Assumed)
+      : Ctx(Ctx), Code(Ctx, Assumed), Host{Ctx} {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
 
@@ -141,39 +143,147 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
-    const FunctionDecl *Callee = K->getDirectCallee();
     const CallExpr *Config = K->getConfig();
-    if (!Callee || !Config || Config->getNumArgs() < 2 ||
-        K->isValueDependent() || K->isTypeDependent())
+    if (!Config || Config->getNumArgs() < 2 || K->isValueDependent() ||
+        K->isTypeDependent())
+      return true;
+    Pending.push_back(
+        {K, Enclosing.empty() ? nullptr : Enclosing.back(), Form::Chevrons});
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (isa<CUDAKernelCallExpr>(C) || C->isValueDependent() ||
+        C->isTypeDependent())
       return true;
     const FunctionDecl *Where = Enclosing.empty() ? nullptr : Enclosing.back();
-    AbsValue Block =
-        Interpreter::evalHostExpr(Ctx, Config->getArg(1), Where, K);
-    AbsValue Grid = Interpreter::evalHostExpr(Ctx, Config->getArg(0), Where, K);
-    Launch L{shapeOf(Block),
-             shapeOf(Grid, int64_t(1) << 31),
-             K->getBeginLoc(),
-             {},
-             {}};
-    // The arguments: constants, and those that are the block size itself.
-    const Expr *BlockX = blockXExpr(Config->getArg(1));
-    for (unsigned I = 0; I < K->getNumArgs(); ++I) {
-      const Expr *Arg = K->getArg(I);
-      std::optional<int64_t> C;
-      if (Arg->getType()->isIntegerType()) {
-        AbsValue V = Interpreter::evalHostExpr(Ctx, Arg, Where, K);
-        if (V.isInt())
-          C = V.Val.asConstant();
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee)
+      return true;
+    llvm::StringRef N =
+        Callee->getIdentifier() ? Callee->getName() : llvm::StringRef();
+    // cudaLaunchKernel(func, grid, block, args, smem, stream);
+    // cudaLaunchKernelEx(&config, kernel, args...) (C++),
+    // cudaLaunchKernelExC(&config, func, args).
+    if (!Host.isSystem(C->getBeginLoc())) {
+      if (N == "cudaLaunchKernel" && C->getNumArgs() >= 3) {
+        Pending.push_back({C, Where, Form::LaunchKernel});
+        return true;
       }
-      L.ArgConst.push_back(C);
-      L.ArgPtrOffset.push_back(Arg->getType()->isPointerType()
-                                   ? pointerOffset(Arg, Where, K)
-                                   : std::nullopt);
-      L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
-                              sameExpr(Arg, BlockX));
+      if ((N == "cudaLaunchKernelEx" || N == "cudaLaunchKernelExC") &&
+          C->getNumArgs() >= 2) {
+        Pending.push_back({C, Where,
+                           N == "cudaLaunchKernelEx" ? Form::LaunchKernelEx
+                                                     : Form::LaunchKernelExC});
+        return true;
+      }
     }
-    Launches[Callee->getCanonicalDecl()].push_back(std::move(L));
+    Code.addCall(C, Where);
     return true;
+  }
+
+  enum class Form { Chevrons, LaunchKernel, LaunchKernelEx, LaunchKernelExC };
+  struct PendingLaunch {
+    const CallExpr *Call;
+    const FunctionDecl *Where;
+    Form F;
+  };
+
+  /// The field of a cudaLaunchConfig_t value named \p Name.
+  static AbsValue fieldNamed(const AbsValue &V, llvm::StringRef Name) {
+    if (V.K == AbsValue::Struct && V.Fields)
+      for (const auto &[F, FV] : *V.Fields)
+        if (F->getName() == Name)
+          return FV;
+    return AbsValue::unknown("field `" + Name.str() + "` not known");
+  }
+
+  /// Evaluates the launches found, once the whole translation unit has been
+  /// seen (globals are filled in functions anywhere in it).
+  void evaluateLaunches() {
+    for (const PendingLaunch &P : Pending) {
+      const CallExpr *K = P.Call;
+      const Expr *CalleeExpr = nullptr, *BlockE = nullptr, *GridE = nullptr,
+                 *ConfigE = nullptr;
+      const FunctionDecl *Direct = nullptr;
+      std::vector<const Expr *> Args;
+      switch (P.F) {
+      case Form::Chevrons: {
+        const CallExpr *Config = cast<CUDAKernelCallExpr>(K)->getConfig();
+        Direct = K->getDirectCallee();
+        if (!Direct)
+          CalleeExpr = K->getCallee();
+        BlockE = Config->getArg(1);
+        GridE = Config->getArg(0);
+        for (unsigned I = 0; I < K->getNumArgs(); ++I)
+          Args.push_back(K->getArg(I));
+        break;
+      }
+      case Form::LaunchKernel:
+        CalleeExpr = K->getArg(0);
+        GridE = K->getArg(1);
+        BlockE = K->getArg(2);
+        break;
+      case Form::LaunchKernelEx:
+      case Form::LaunchKernelExC: {
+        CalleeExpr = K->getArg(1);
+        const Expr *C = K->getArg(0)->IgnoreParenImpCasts();
+        if (auto *U = dyn_cast<UnaryOperator>(C);
+            U && U->getOpcode() == UO_AddrOf)
+          ConfigE = U->getSubExpr();
+        if (P.F == Form::LaunchKernelEx)
+          for (unsigned I = 2; I < K->getNumArgs(); ++I)
+            Args.push_back(K->getArg(I));
+        break;
+      }
+      }
+      std::vector<const Expr *> Exprs;
+      if (ConfigE) {
+        Exprs.push_back(ConfigE);
+      } else if (BlockE && GridE) {
+        Exprs.push_back(BlockE);
+        Exprs.push_back(GridE);
+      } else {
+        continue;
+      }
+      size_t FirstArg = Exprs.size();
+      for (const Expr *A : Args)
+        Exprs.push_back(A);
+      for (const HostOutcome &O :
+           Code.evaluate(P.Where, K, CalleeExpr, Direct, Exprs)) {
+        const FunctionDecl *Callee = O.Callee;
+        if (!Callee || !Callee->hasAttr<CUDAGlobalAttr>())
+          continue;
+        AbsValue Block = ConfigE ? fieldNamed(O.Values[0], "blockDim")
+                                 : O.Values[0];
+        AbsValue Grid =
+            ConfigE ? fieldNamed(O.Values[0], "gridDim") : O.Values[1];
+        Launch L;
+        L.Shape = shapeOf(Block);
+        L.Grid = shapeOf(Grid, int64_t(1) << 31);
+        L.Loc = K->getBeginLoc();
+        L.Bindings = O.Bindings;
+        L.Notes = O.Notes;
+        L.Assumed = O.Assumed;
+        // The arguments: constants, and those that are the block size
+        // itself.
+        const Expr *BlockX = BlockE ? blockXExpr(BlockE) : nullptr;
+        for (unsigned I = 0; I < Args.size(); ++I) {
+          const Expr *Arg = Args[I];
+          const AbsValue &V = O.Values[FirstArg + I];
+          std::optional<int64_t> C;
+          if (Arg->getType()->isIntegerType() && V.isInt())
+            C = V.Val.asConstant();
+          L.ArgConst.push_back(C);
+          L.ArgPtrOffset.push_back(Arg->getType()->isPointerType()
+                                       ? pointerOffset(Arg, P.Where, K)
+                                       : std::nullopt);
+          L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
+                                  sameExpr(Arg, BlockX));
+        }
+        Launches[Callee->getCanonicalDecl()].push_back(std::move(L));
+      }
+    }
   }
 
   /// The x extent of a launch's block argument, as written: `block_size`
@@ -230,6 +340,11 @@ public:
     std::optional<Dim3> Shape;
     std::optional<Dim3> Grid;
     SourceLocation Loc;
+    /// The host scenario it was evaluated in ("dimension = 1, fp = 0").
+    std::string Bindings;
+    /// What its values rest on (globals as a setup function leaves them).
+    std::vector<std::string> Notes;
+    std::vector<const AssumedValue *> Assumed;
     std::vector<std::optional<int64_t>> ArgConst;
     std::vector<bool> ArgIsBlockX;
     /// Pointer arguments: bytes past the start of what they point into
@@ -282,6 +397,20 @@ public:
     return *C * Ctx.getTypeSizeInChars(Pointee).getQuantity();
   }
   ASTContext &Ctx;
+  HostCode Code;
+  /// Whether a place is in a system header (or the built-in prelude).
+  struct SystemCheck {
+    ASTContext &Ctx;
+    bool isSystem(SourceLocation Loc) const {
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (Loc.isInvalid())
+        return true;
+      Loc = SM.getExpansionLoc(Loc);
+      return SM.isInSystemHeader(Loc) ||
+             SM.getFilename(Loc).starts_with("/__cuda_access_lint__/");
+    }
+  } Host;
+  std::vector<PendingLaunch> Pending;
   std::vector<const FunctionDecl *> Enclosing;
   std::vector<FunctionDecl *> Kernels;
   llvm::SmallPtrSet<const Decl *, 16> Seen;
@@ -377,25 +506,31 @@ bool usesThreadIdxY(const Stmt *S) {
   return false;
 }
 
+/// A kernel name as --block-dim and --assume give it: without template
+/// arguments, every instantiation.
+bool assumedMatches(const std::string &Kernel, const FunctionDecl *FD,
+                    const std::string &Name) {
+  if (Kernel.empty() || Kernel == Name)
+    return true;
+  if (llvm::StringRef(Kernel).contains('<'))
+    return llvm::StringRef(Kernel).rtrim() == llvm::StringRef(Name).rtrim();
+  return FD->getName() == Kernel;
+}
+
 bool settingMatches(const BlockDimSetting &S, const FunctionDecl *FD,
                     const std::string &Name) {
-  if (S.Kernel.empty())
-    return true;
-  if (S.Kernel == Name)
-    return true;
-  // Without template arguments: every instantiation.
-  if (llvm::StringRef(S.Kernel).contains('<'))
-    return llvm::StringRef(S.Kernel).rtrim() == llvm::StringRef(Name).rtrim();
-  return FD->getName() == S.Kernel;
+  return assumedMatches(S.Kernel, FD, Name);
 }
 
 } // namespace
 
 std::vector<KernelConfig>
 findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
-            const std::function<bool(SourceLocation)> &Include) {
-  KernelCollector C(Ctx);
+            const std::function<bool(SourceLocation)> &Include,
+            const std::vector<AssumedValue> &Assumed) {
+  KernelCollector C(Ctx, Assumed);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  C.evaluateLaunches();
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<KernelConfig> Out;
   for (const FunctionDecl *FD : C.Kernels) {
@@ -473,7 +608,37 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
         }
       }
     }
+    // What the user assumed for the integer parameters that stay unknown
+    // (the kernel's own values over everyone's).
+    std::vector<AssumedUse> AssumedUses;
+    for (const ParmVarDecl *PD : FD->parameters()) {
+      if (!PD->getType()->isIntegerType() || PD->getType()->isBooleanType())
+        continue;
+      bool Known = std::any_of(ConstParams.begin(), ConstParams.end(),
+                               [&](const auto &P) { return P.first == PD; }) ||
+                   llvm::is_contained(BlockXParams, PD);
+      if (Known)
+        continue;
+      const AssumedValue *Found = nullptr;
+      for (const AssumedValue &A : Assumed)
+        if (A.Name == PD->getName() && A.Kernel.empty())
+          Found = &A;
+      for (const AssumedValue &A : Assumed)
+        if (A.Name == PD->getName() && !A.Kernel.empty() &&
+            assumedMatches(A.Kernel, FD, Name))
+          Found = &A;
+      if (!Found)
+        continue;
+      ConstParams.push_back({PD, Found->Value});
+      ParamAssumptions.push_back("`" + PD->getNameAsString() + "` = " +
+                                 std::to_string(Found->Value) +
+                                 ": assumed (" + Found->Source + ")");
+      AssumedUses.push_back({PD->getNameAsString(), Found->Value,
+                             Found->Source, "parameter"});
+    }
     auto Add = [&](BlockShape Shape) {
+      for (const AssumedUse &U : AssumedUses)
+        Shape.AssumedValues.push_back(U);
       Shape.ConstParams = ConstParams;
       Shape.BlockDimXParams = BlockXParams;
       Shape.PointerOffsets = PtrOffsets;
@@ -504,8 +669,22 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
         if (L.Shape && !Shapes.count(*L.Shape))
           Shapes[*L.Shape] = &L;
       if (!Shapes.empty()) {
-        for (const auto &[D, L] : Shapes)
-          Add({D, L->Grid, "launch at " + locString(SM, L->Loc), {}});
+        for (const auto &[D, L] : Shapes) {
+          BlockShape S{D, L->Grid,
+                       "launch at " + locString(SM, L->Loc) +
+                           (L->Bindings.empty() ? "" : " with " + L->Bindings),
+                       L->Notes};
+          for (const AssumedValue *A : L->Assumed) {
+            S.Assumptions.push_back("`" + A->Name + "` = " +
+                                    std::to_string(A->Value) +
+                                    " in host code at " + locString(SM, L->Loc) +
+                                    ": assumed (" + A->Source + ")");
+            S.AssumedValues.push_back(
+                {A->Name, A->Value, A->Source,
+                 "host code at " + locString(SM, L->Loc)});
+          }
+          Add(std::move(S));
+        }
         continue;
       }
     }

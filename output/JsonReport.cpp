@@ -297,6 +297,14 @@ json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
     J["block_dim"] = nullptr;
   J["block_dim_source"] = K.Shape.Source;
   J["assumptions"] = K.Shape.Assumptions;
+  // (Only when the user assumed values: --assume.)
+  if (!K.Shape.AssumedValues.empty())
+    J["assumed_values"] = json::array();
+  for (const AssumedUse &A : K.Shape.AssumedValues)
+    J["assumed_values"].push_back({{"name", A.Name},
+                                   {"value", A.Value},
+                                   {"source", A.Source},
+                                   {"used_for", A.Where}});
   J["warps_enumerated"] = K.ConcreteWarps;
   if (!K.Stopped.empty())
     J["analysis_stopped"] = K.Stopped;

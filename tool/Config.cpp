@@ -32,6 +32,7 @@ template <> struct MappingTraits<cal::LintConfig> {
     IO.mapOptional("ExcludeHeaderFilterRegex", C.ExcludeHeaderFilterRegex);
     IO.mapOptional("CheckOptions", C.CheckOptions);
     IO.mapOptional("BlockDims", C.BlockDims);
+    IO.mapOptional("Assume", C.Assume);
     IO.mapOptional("ExtraArgs", C.ExtraArgs);
     IO.mapOptional("ExtraArgsBefore", C.ExtraArgsBefore);
     IO.mapOptional("AnalysisTimeLimit", C.AnalysisTimeLimit);
@@ -84,6 +85,11 @@ void LintConfig::refineWith(const LintConfig &Child) {
     CheckOptions[K] = V;
   for (const auto &[K, V] : Child.BlockDims)
     BlockDims[K] = V;
+  for (const auto &[K, V] : Child.Assume) {
+    Assume[K] = V;
+    auto S = Child.AssumeSources.find(K);
+    AssumeSources[K] = S == Child.AssumeSources.end() ? "" : S->second;
+  }
   if (Child.AnalysisTimeLimit)
     AnalysisTimeLimit = Child.AnalysisTimeLimit;
   if (Child.AnalysisMemoryLimit)
@@ -120,6 +126,8 @@ llvm::Expected<LintConfig> parseConfig(llvm::StringRef Text,
     llvm::sys::fs::make_absolute(Dir);
     C.PreambleCacheDir = Dir.str().str();
   }
+  for (const auto &[K, V] : C.Assume)
+    C.AssumeSources[K] = "Assume in " + Path.str();
   return C;
 }
 

@@ -9,6 +9,9 @@
 //   BlockDims:                                            # --block-dim
 //     transpose: 32,8
 //     '*': 256
+//   Assume:                                               # --assume
+//     M: 4096
+//     'sgemm:K': 512
 //   ExtraArgs: ['-DTILE=32']                              # --extra-arg
 //   ExtraArgsBefore: []                                   # --extra-arg-before
 //   AnalysisTimeLimit: 5                                  # --analysis-time-limit
@@ -21,7 +24,7 @@
 // above is read, and, unless it says InheritParentConfig: false, the one
 // above it, and so on: a nested file refines its parents (Checks and
 // WarningsAsErrors are appended to theirs, as clang-tidy does; options,
-// block dims and the header filters override theirs by key; extra
+// block dims, assumed values and the header filters override theirs by key; extra
 // arguments add to theirs). The command line refines the result the same
 // way. --config-file=F reads only F. Parsed with LLVM's YAML I/O: an
 // unknown key or a bad value is one line naming the file, line and column.
@@ -56,6 +59,10 @@ struct LintConfig {
   std::optional<bool> InheritParentConfig;
   std::map<std::string, std::string> CheckOptions;
   std::map<std::string, std::string> BlockDims;
+  /// --assume: "M" or "kernel:M" -> the value; where each was given (the
+  /// file's path, or "--assume"), for the output.
+  std::map<std::string, std::string> Assume;
+  std::map<std::string, std::string> AssumeSources;
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   /// Each kernel configuration's analysis budget: seconds, megabytes (0: no
   /// limit).

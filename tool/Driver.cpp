@@ -259,6 +259,20 @@ std::optional<LintConfig> commandLineConfig() {
                       : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
     Cli.BlockDims[K.trim().str()] = V.trim().str();
   }
+  for (const std::string &A : Assume) {
+    std::string Error;
+    std::vector<AssumedValue> Values;
+    if (!parseAssumedValues(A, "--assume", Values, Error)) {
+      llvm::errs() << "cuda-access-lint: error: --assume=" << A << ": "
+                   << Error << "\n";
+      return std::nullopt;
+    }
+    for (const AssumedValue &V : Values) {
+      std::string Key = V.Kernel.empty() ? V.Name : V.Kernel + ":" + V.Name;
+      Cli.Assume[Key] = std::to_string(V.Value);
+      Cli.AssumeSources[Key] = "--assume";
+    }
+  }
   for (const std::string &O : RuleOptionSettings) {
     std::string Error;
     RuleOptionValues Values;

@@ -97,6 +97,14 @@ cl::list<std::string> BlockDims(
              "kernel name, for every kernel (repeatable)"),
     cl::value_desc("[kernel=]X,Y,Z"), cl::cat(Category));
 
+cl::list<std::string> Assume(
+    "assume",
+    cl::desc("Runtime values to assume: NAME=VALUE[,NAME=VALUE...], for a\n"
+             "kernel's integer parameters and the host variables of its\n"
+             "launch (grid, block); 'kernel:NAME=VALUE' for one kernel only\n"
+             "(repeatable), e.g. --assume M=4096,N=4096,K=4096"),
+    cl::value_desc("[kernel:]NAME=VALUE,..."), cl::cat(Category));
+
 cl::opt<std::string> Checks(
     "checks",
     cl::desc("Rules to run, clang-tidy style: a comma-separated list of\n"

@@ -32,6 +32,7 @@ extern llvm::cl::opt<OutputFormat> Format;
 extern llvm::cl::opt<std::string> ExportFixes;
 extern llvm::cl::opt<bool> Accesses;
 extern llvm::cl::list<std::string> BlockDims;
+extern llvm::cl::list<std::string> Assume;
 extern llvm::cl::opt<std::string> Checks;
 extern llvm::cl::list<std::string> RuleOptionSettings;
 extern llvm::cl::opt<bool> ListRules;

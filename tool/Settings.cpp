@@ -53,6 +53,14 @@ llvm::Expected<LintSettings> settingsFromConfig(const LintConfig &C) {
       return configError(C, "BlockDims", K + ": " + Error);
     S.Analysis.BlockDims.push_back(*B);
   }
+  for (const auto &[K, V] : C.Assume) {
+    auto Src = C.AssumeSources.find(K);
+    std::string Source = Src == C.AssumeSources.end() || Src->second.empty()
+                             ? "Assume in the configuration"
+                             : Src->second;
+    if (!parseAssumedValues(K + "=" + V, Source, S.Analysis.Assumed, Error))
+      return configError(C, "Assume", K + ": " + Error);
+  }
   for (auto [Field, Into, Name] :
        {std::make_tuple(&C.HeaderFilterRegex, &S.HeaderFilter, "HeaderFilterRegex"),
         std::make_tuple(&C.ExcludeHeaderFilterRegex, &S.ExcludeHeaderFilter,

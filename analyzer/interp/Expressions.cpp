@@ -420,7 +420,11 @@ AbsValue Interpreter::Impl::evalConstruct(const CXXConstructExpr *CE) {
       LValue L = evalLValue(Arg);
       if (L.K == LValue::Var)
         return readVar(L);
-      read(L, Arg, T.getUnqualifiedType());
+      // (In kernels, a struct read from memory is unknown; host code reads
+      // what host statements stored.)
+      AbsValue V = read(L, Arg, T.getUnqualifiedType());
+      if (!V.isUnknown())
+        return V;
       return AbsValue::unknown("`" + text(Arg) +
                                "` is data-dependent (loaded from memory)");
     }

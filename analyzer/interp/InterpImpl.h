@@ -52,6 +52,9 @@
 #include <vector>
 
 namespace cal {
+
+struct HostMemory; // interp/HostEval.cpp
+
 namespace interp {
 
 /// Takes back, at the end of its scope, the accesses recorded in it: an
@@ -190,6 +193,10 @@ struct Interpreter::Impl {
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
+  /// Host code (launch configurations, interp/HostEval.cpp): what host
+  /// statements stored in arrays, globals and function pointers, and the
+  /// values the user assumed; null in kernels.
+  HostMemory *Host = nullptr;
 
   Impl(clang::ASTContext &C, SymbolTable &S, const WarpInstance &Wi,
        std::deque<MemRegion> &R, std::vector<RawAccess> &O)
@@ -694,6 +701,43 @@ struct Interpreter::Impl {
   void forgetModified(const clang::Stmt *S);
 
   void followTo(const clang::Stmt *S, const clang::Stmt *At);
+
+  /// Runs a host statement as far as it is understood: declarations,
+  /// assignments to variables, their members and array elements (stored in
+  /// Host), branches and switches whose condition is known; anything else
+  /// makes what it may change unknown.
+  void hostExec(const clang::Stmt *S);
+
+  /// `x = e`, `a[i][j] = e`, `s.m = e` (also a class's trivial operator=),
+  /// `x += e`: false when \p E is none of them.
+  bool hostAssign(const clang::Expr *E);
+
+  void hostDecl(const clang::DeclStmt *DS);
+
+  bool hostSwitch(const clang::SwitchStmt *S);
+
+  /// Forgets what \p S may change: variables, and arrays it assigns or
+  /// hands to a call.
+  void hostForget(const clang::Stmt *S);
+
+  /// A value of type \p T initialized by \p Init (an initializer list of a
+  /// struct: its fields).
+  AbsValue hostInitValue(clang::QualType T, const clang::Expr *Init);
+
+  /// Stores \p Init's values into array \p D from byte \p Off.
+  void hostInitArray(const clang::ValueDecl *D, int64_t Off, clang::QualType T,
+                     const clang::Expr *Init);
+
+  void hostStore(const clang::ValueDecl *D, int64_t Off, clang::QualType T,
+                 const AbsValue &V);
+
+  /// The function a function-pointer expression designates, when known.
+  const clang::FunctionDecl *hostFunction(const clang::Expr *E);
+
+  /// Host memory (Memory: an element of a host array) or a global / assumed
+  /// variable (Var) that the environment does not know.
+  AbsValue hostLoad(const LValue &L, clang::QualType T);
+  std::optional<AbsValue> hostReadVar(const LValue &L);
 };
 
 } // namespace cal

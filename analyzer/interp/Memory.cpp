@@ -444,6 +444,9 @@ LValue Interpreter::Impl::fieldOf(const LValue &Base, const FieldDecl *FD,
 
 AbsValue Interpreter::Impl::readVar(const LValue &L) {
   auto It = Env.find(L.VD);
+  if (Host && (It == Env.end() || It->second.isUnknown()))
+    if (std::optional<AbsValue> V = hostReadVar(L))
+      return *V;
   if (It == Env.end())
     return AbsValue::unknown("`" + L.VD->getNameAsString() +
                              "` has no known value");
@@ -490,6 +493,8 @@ AbsValue Interpreter::Impl::read(const LValue &L, const Expr *AccessExpr,
   case LValue::Unknown:
     return AbsValue::unknown(L.Why);
   case LValue::Memory:
+    if (Host)
+      return hostLoad(L, T);
     break;
   }
   record(AccessKind::Load, L, AccessExpr, T);

@@ -308,6 +308,8 @@ TEST(Ci, BadConfigIsOneLineAndExitThree) {
       {"CheckOptions:\n  missing-vectorization.Nope: true\n", "CheckOptions: missing-vectorization.Nope"},
       {"BlockDims:\n  k: 5000\n", "BlockDims: k:"},
       {"HeaderFilterRegex: '('\n", "HeaderFilterRegex:"},
+      {"Assume:\n  M: lots\n", "Assume: M: 'lots' is not an integer"},
+      {"Assume:\n  'k:': 4\n", "Assume: k:: '' is not a variable name"},
   };
   for (const Case &C : Cases) {
     ASSERT_TRUE(writeFile(Dir / ".cuda-access-lint.yaml", C.Yaml));
