@@ -917,7 +917,10 @@ bool Frontend::prepare() {
   }
   if (!O.BuildPath.empty() && !P->loadBuildDatabase())
     return false;
-  if (O.PreambleCache) {
+  // --compiler-warnings parses without a preamble: a cached preamble's own
+  // warnings (an #warning, a deprecated header among the leading includes)
+  // would not be shown again when it is reused.
+  if (O.PreambleCache && !O.CompilerWarnings) {
     std::string Dir = O.PreambleCacheDir.empty() ? defaultPreambleCacheDir()
                                                  : O.PreambleCacheDir;
     if (!Dir.empty()) {

@@ -61,7 +61,7 @@ cl::opt<std::string> Arch(
 cl::opt<bool> CompilerWarnings(
     "compiler-warnings",
     cl::desc("Also show clang's own warnings about the code (errors are\n"
-             "always shown)"),
+             "always shown; parses without the preamble cache)"),
     cl::cat(Category));
 cl::opt<bool> UseColor(
     "use-color",
