@@ -14,6 +14,7 @@
 #include "analyzer/interp/InterpImpl.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
@@ -39,7 +40,9 @@ struct HostMemory {
   llvm::DenseMap<const VarDecl *, AbsValue> GlobalVars;
   /// Globals: where their values come from, stated when one is read.
   std::map<const ValueDecl *, std::string> GlobalNotes;
-  std::set<const ValueDecl *> GlobalsRead;
+  /// In the order they are first read, so that the notes come out in the
+  /// same order on every run (not in the order of the pointers).
+  llvm::SetVector<const ValueDecl *> GlobalsRead;
   const std::vector<AssumedValue> *Assumed = nullptr;
   /// The kernel whose per-kernel assumptions apply (empty: global only).
   std::string Kernel;
