@@ -599,6 +599,13 @@ struct Interpreter::Impl {
   static std::optional<
       std::pair<clang::BinaryOperatorKind, const clang::Expr *>>
   counterComparison(const clang::Expr *Cond, const clang::VarDecl *IV);
+  /// `IV + Offset` (or `Offset + IV`, `IV - Offset`) compared with a bound
+  /// that does not depend on IV: the comparison and the bound; \p Subtract
+  /// says whether Offset is subtracted from the bound (for `+`).
+  static std::optional<
+      std::pair<clang::BinaryOperatorKind, const clang::Expr *>>
+  offsetComparison(const clang::Expr *Cond, const clang::VarDecl *IV,
+                   const clang::Expr *&Offset, bool &Subtract);
 
   /// Trip count of `for (iv = Start; iv <op> Bound; iv += Step)`.
   TripCount tripCount(const clang::Expr *Cond, const clang::VarDecl *IV,

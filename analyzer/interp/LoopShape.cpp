@@ -281,6 +281,38 @@ Interpreter::Impl::counterComparison(const Expr *Cond, const VarDecl *IV) {
   return std::nullopt;
 }
 
+std::optional<std::pair<BinaryOperatorKind, const Expr *>>
+Interpreter::Impl::offsetComparison(const Expr *Cond, const VarDecl *IV,
+                                    const Expr *&Offset, bool &Subtract) {
+  auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts()
+                                                  : nullptr);
+  if (!B || !B->isComparisonOp())
+    return std::nullopt;
+  // Which side holds the counter plus or minus an offset.
+  auto Split = [&](const Expr *E) -> bool {
+    auto *A = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!A || (A->getOpcode() != BO_Add && A->getOpcode() != BO_Sub))
+      return false;
+    const Expr *Other = nullptr;
+    if (varOf(A->getLHS()) == IV)
+      Other = A->getRHS();
+    else if (A->getOpcode() == BO_Add && varOf(A->getRHS()) == IV)
+      Other = A->getLHS();
+    if (!Other || mentionsVar(Other, IV))
+      return false;
+    Offset = Other;
+    Subtract = A->getOpcode() == BO_Add;
+    return true;
+  };
+  if (Split(B->getLHS()) && !mentionsVar(B->getRHS(), IV))
+    return std::make_pair(B->getOpcode(), B->getRHS());
+  if (Split(B->getRHS()) && !mentionsVar(B->getLHS(), IV))
+    return std::make_pair(BinaryOperator::reverseComparisonOp(B->getOpcode()),
+                          B->getLHS());
+  Offset = nullptr;
+  return std::nullopt;
+}
+
 Interpreter::Impl::TripCount Interpreter::Impl::tripCount(const Expr *Cond,
                                                           const VarDecl *IV,
                                                           const AbsValue &Start,
@@ -288,6 +320,12 @@ Interpreter::Impl::TripCount Interpreter::Impl::tripCount(const Expr *Cond,
   if (!(Start.isInt() || Start.isPointer()) || Step == 0)
     return {};
   auto Cmp = counterComparison(Cond, IV);
+  // `i + c <= n`, `c + i < n`, `i - c < n`: the counter against n - c
+  // (n + c), c not depending on the counter.
+  const Expr *OffsetE = nullptr;
+  bool Subtract = true;
+  if (!Cmp)
+    Cmp = offsetComparison(Cond, IV, OffsetE, Subtract);
   if (!Cmp)
     return {};
   auto [Op, BoundE] = *Cmp;
@@ -295,6 +333,16 @@ Interpreter::Impl::TripCount Interpreter::Impl::tripCount(const Expr *Cond,
   {
     DiscardAccesses Discard(Out);
     Bound = eval(BoundE);
+    if (OffsetE) {
+      AbsValue Off = eval(OffsetE);
+      if (!Bound.isInt() || !Off.isInt())
+        return {};
+      auto Adjusted =
+          LaneVec::zip(Bound.Val, Off.Val, Subtract ? Poly::sub : Poly::add);
+      if (!Adjusted)
+        return {};
+      Bound = AbsValue::integer(*Adjusted);
+    }
   }
   if (Start.isPointer()) {
     // Pointers into the same object: compare byte offsets.

@@ -49,6 +49,25 @@ TEST(LoopModel, DoLoopCountsTheFirstPassBeforeItsCondition) {
   EXPECT_EQ(Out.Loops[0].StrideBytes, std::optional<int64_t>(1024));
 }
 
+TEST(LoopModel, CounterPlusAnOffsetAgainstALimit) {
+  // offset + 16 <= 64: offset = 0, 16, 32, 48.
+  SnippetResult R = runOnCode(
+      kernel("  for (unsigned offset = 0; offset + 16 <= 64; offset += 16)\n"
+             "    out[offset * 256 + threadIdx.x] = 0.f;"));
+  SnippetAccess Out = R.one("out");
+  ASSERT_EQ(Out.Loops.size(), 1u);
+  EXPECT_EQ(Out.Loops[0].Trip, std::optional<int64_t>(4));
+}
+
+TEST(LoopModel, OffsetDependingOnTheCounterGivesNoTripCount) {
+  SnippetResult R = runOnCode(
+      kernel("  for (int i = 1; i + i < n; ++i)\n"
+             "    out[i * 256 + threadIdx.x] = 0.f;"));
+  SnippetAccess Out = R.one("out");
+  ASSERT_EQ(Out.Loops.size(), 1u);
+  EXPECT_EQ(Out.Loops[0].Trip, std::nullopt);
+}
+
 TEST(LoopModel, WhileLoopCounterAdvancedInTheBody) {
   // c = 0, 2, 4: 3 iterations.
   SnippetResult R = runOnCode(kernel("  int c = 0;\n"
