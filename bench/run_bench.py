@@ -7,7 +7,10 @@ For each .cu file, runs in the same session, interleaved:
          -Wno-unknown-cuda-version -w -std=c++17 FLAGS FILE
   tool, in three ways (when the binary has a preamble cache):
     nocache: cuda-access-lint --format=json --no-preamble-cache FILE -- -std=c++17 FLAGS
-    cold:    ... --preamble-cache-dir=<an empty directory>  (builds the entry)
+    cold:    ... --preamble-cache-dir=<an empty directory>  (the first sight:
+             the preamble is recorded, the file parsed without it)
+    build:   ... --preamble-cache-dir=<a directory that saw it once> (the
+             second sight: builds the entry and parses on it)
     warm:    ... --preamble-cache-dir=<a directory holding it>
 N times each (default 5), one process per file and run, FLAGS (--flag, e.g.
 -I dirs) the same for both. Reports the median wall time (or, with --cpu, the
@@ -172,7 +175,7 @@ def main():
 
     scratch = tempfile.mkdtemp(prefix="cal-bench-")
     warm_dir = os.path.join(scratch, "warm")
-    kinds = ["nocache", "cold", "warm"] if cache else ["tool"]
+    kinds = ["nocache", "cold", "build", "warm"] if cache else ["tool"]
 
     def tool_cmd(kind, paths, cache_dir=None, jobs=None):
         argv = [tool, "--format=json", "--time-phases", *args.tool_arg]
@@ -180,7 +183,7 @@ def main():
             argv.append(f"-j{jobs}")
         if kind == "nocache":
             argv.append("--no-preamble-cache")
-        elif kind in ("cold", "warm"):
+        elif kind in ("cold", "build", "warm"):
             argv.append(f"--preamble-cache-dir={cache_dir}")
         return argv + list(paths) + ["--", "-std=c++17", *args.flag]
 
@@ -193,9 +196,11 @@ def main():
     print(f"{len(files)} file(s), {args.repetitions} run(s) each, timed by "
           + ("CPU" if args.cpu else "wall") + " seconds", file=sys.stderr)
 
-    if cache:  # the warm runs' entries
+    if cache:  # the warm runs' entries: seen once, then built
         for path in files:
-            run_once(tool_cmd("cold", [path], warm_dir), os.path.dirname(path))
+            for _ in range(2):
+                run_once(tool_cmd("cold", [path], warm_dir),
+                         os.path.dirname(path))
 
     results = {f: {k: [] for k in kinds + ["clang"]} for f in files}
     problems = {}
@@ -211,7 +216,10 @@ def main():
                 if which == "clang":
                     argv = [clang, *clang_flags, path]
                 else:
-                    d = fresh_dir() if which == "cold" else warm_dir
+                    d = fresh_dir() if which in ("cold", "build") else warm_dir
+                    if which == "build":  # the first sight, not measured
+                        run_once(tool_cmd("cold", [path], d),
+                                 os.path.dirname(path))
                     argv = tool_cmd(which, [path], d)
                 wall, cpu, rss, status, stderr = run_once(
                     argv, os.path.dirname(path))

@@ -499,6 +499,9 @@ public:
     case PreambleUse::Unusable:
       S.Info.Preamble = "unusable (" + Use.Why + ")";
       break;
+    case PreambleUse::Deferred:
+      S.Info.Preamble = "deferred (" + Use.Why + ")";
+      break;
     case PreambleUse::Hit:
     case PreambleUse::Built: {
       S.Info.Preamble = Use.K == PreambleUse::Hit ? "hit" : "built";
@@ -928,7 +931,9 @@ bool Frontend::prepare() {
       std::string Salt = std::string("cuda-access-lint preamble 1\n");
       for (const BuiltinHeader &H : builtinHeaders())
         Salt += H.Name.str() + "\n" + H.Contents.str() + "\n";
-      P->Preambles = std::make_unique<PreambleCache>(Dir, std::move(Salt));
+      P->Preambles = std::make_unique<PreambleCache>(
+          Dir, std::move(Salt), O.BuildPreamble,
+          O.PreambleCacheMiB * uint64_t(1) << 20);
     }
   }
   if (O.Files.empty() && P->Database) {

@@ -12,6 +12,7 @@
 #define CUDA_ACCESS_LINT_FRONTEND_FRONTEND_H
 
 #include "frontend/CudaToolkit.h"
+#include "frontend/PreambleCache.h"
 
 #include "clang/Basic/Diagnostic.h"
 
@@ -64,6 +65,12 @@ struct FrontendOptions {
   bool PreambleCache = true;
   /// --preamble-cache-dir; empty: defaultPreambleCacheDir().
   std::string PreambleCacheDir;
+  /// --preamble-build: when a preamble with no entry is built (the command
+  /// line's one-off runs: on second sight; the editor: at once).
+  cal::PreambleBuild BuildPreamble = cal::PreambleBuild::SecondSight;
+  /// --preamble-cache-size: the cache's PCHs are kept under this many MiB
+  /// (0: no limit).
+  uint64_t PreambleCacheMiB = 4096;
   /// Contents to parse instead of what is on disk, by absolute path (an
   /// editor's unsaved buffers).
   std::map<std::string, std::string> Overrides;
@@ -92,7 +99,8 @@ struct ParsedFile {
   std::vector<std::string> MissingHeaders;
   std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
   /// The preamble cache's part: "off", "none" (no preamble), "hit",
-  /// "built", "unusable (why)", "unreadable (why)".
+  /// "built", "deferred (why)" (seen for the first time), "unusable (why)",
+  /// "unreadable (why)".
   std::string Preamble = "off";
 };
 

@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <chrono>
 #include <map>
 
 namespace cal {
@@ -281,6 +282,18 @@ public:
   std::vector<FileStamp> Files;
 };
 
+/// Marks the entry whose record is \p Path as used now (the size limit
+/// removes the least recently used first). Best effort.
+void touch(llvm::StringRef Path) {
+  int FD = -1;
+  if (llvm::sys::fs::openFileForWrite(Path, FD, llvm::sys::fs::CD_OpenExisting,
+                                      llvm::sys::fs::OF_Append))
+    return;
+  (void)llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, std::chrono::system_clock::now());
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+}
+
 /// Whether every file is as recorded and no absent path exists; \p Why says
 /// which one is not.
 bool isFresh(const Entry &E, llvm::vfs::FileSystem &FS, std::string &Why) {
@@ -352,8 +365,9 @@ std::string defaultPreambleCacheDir() {
   return P.str().str();
 }
 
-PreambleCache::PreambleCache(std::string Dir, llvm::StringRef SaltText)
-    : Dir(std::move(Dir)) {
+PreambleCache::PreambleCache(std::string Dir, llvm::StringRef SaltText,
+                             PreambleBuild Build, uint64_t MaxBytes)
+    : Dir(std::move(Dir)), Build(Build), MaxBytes(MaxBytes) {
   llvm::MD5 H;
   H.update(SaltText);
   llvm::MD5::MD5Result R;
@@ -440,6 +454,19 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
       usePreamble(Inv, VFS, Use.Key, std::move(*Pch), Bounds.Size,
                   Bounds.PreambleEndsAtStartOfLine);
       Use.K = PreambleUse::Hit;
+      touch(JsonPath);
+      return Use;
+    }
+  } else if (Build == PreambleBuild::SecondSight) {
+    // Never seen: recorded, built the next time it is seen.
+    llvm::SmallString<256> SeenPath(Dir);
+    llvm::sys::path::append(SeenPath, Use.Key + ".seen");
+    if (!llvm::sys::fs::exists(SeenPath)) {
+      if (llvm::Error Err = writeAtomically(SeenPath, "1\n"))
+        Use.Why = llvm::toString(std::move(Err));
+      else
+        Use.Why = "first sight: built when seen again";
+      Use.K = PreambleUse::Deferred;
       return Use;
     }
   }
@@ -521,10 +548,74 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
     Err = writeAtomically(JsonPath, Json);
   if (Err)
     Use.Why = llvm::toString(std::move(Err));
+  llvm::SmallString<256> SeenPath(Dir);
+  llvm::sys::path::append(SeenPath, Use.Key + ".seen");
+  llvm::sys::fs::remove(SeenPath);
   if (Pch)
     usePreamble(Inv, VFS, Use.Key, std::move(Pch), Bounds.Size,
                 Bounds.PreambleEndsAtStartOfLine);
+  if (MaxBytes)
+    evict(Use.Key);
   return Use;
+}
+
+unsigned PreambleCache::evict(llvm::StringRef Keep) {
+  struct Stored {
+    uint64_t Bytes = 0;
+    llvm::sys::TimePoint<> Used;
+    bool HasRecord = false;
+  };
+  std::map<std::string, Stored> Entries;
+  auto Now = std::chrono::system_clock::now();
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Path = It->path();
+    llvm::StringRef Name = llvm::sys::path::filename(Path);
+    llvm::ErrorOr<llvm::sys::fs::basic_file_status> St = It->status();
+    if (!St)
+      continue;
+    if (Name.ends_with(".tmp")) {
+      // Left by a run that was killed while writing.
+      if (Now - St->getLastModificationTime() > std::chrono::hours(1))
+        llvm::sys::fs::remove(Path);
+      continue;
+    }
+    auto [Key, Ext] = Name.rsplit('.');
+    if (Ext == "seen") {
+      if (Now - St->getLastModificationTime() > std::chrono::hours(24 * 30))
+        llvm::sys::fs::remove(Path);
+    } else if (Ext == "pch") {
+      Entries[Key.str()].Bytes += St->getSize();
+    } else if (Ext == "json") {
+      Stored &S = Entries[Key.str()];
+      S.Used = St->getLastModificationTime();
+      S.HasRecord = true;
+    }
+  }
+  uint64_t Total = 0;
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> ByAge;
+  for (const auto &[Key, S] : Entries) {
+    Total += S.Bytes;
+    if (Key != Keep)
+      ByAge.push_back({S.HasRecord ? S.Used : llvm::sys::TimePoint<>(), Key});
+  }
+  llvm::sort(ByAge);
+  unsigned Removed = 0;
+  for (const auto &[Used, Key] : ByAge) {
+    if (Total <= MaxBytes)
+      break;
+    // The record that vouches for the PCH goes first: a reader sees a
+    // whole entry or none.
+    llvm::SmallString<256> Json(Dir), Pch(Dir);
+    llvm::sys::path::append(Json, Key + ".json");
+    llvm::sys::path::append(Pch, Key + ".pch");
+    llvm::sys::fs::remove(Json);
+    llvm::sys::fs::remove(Pch);
+    Total -= std::min(Total, Entries[Key].Bytes);
+    ++Removed;
+  }
+  return Removed;
 }
 
 } // namespace cal

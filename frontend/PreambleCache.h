@@ -23,6 +23,20 @@
 // renamed, so concurrent runs (-j, several CI jobs on a shared directory)
 // see an old entry or a new one, never a partial one.
 //
+// When a preamble is built. Building one costs about half a parse more
+// than parsing without it (the PCH is written, then read back by the
+// parse), so a preamble seen for the first time is, by default, only
+// recorded (<key>.seen, a few bytes) and the file parsed without one: a
+// one-off run costs no more than a parse, and the directory does not fill
+// with 10-40 MB entries for files linted once. The second run that sees the
+// same preamble builds it (BuildPolicy::SecondSight). An editor, which
+// relints the same file on every change, builds on first sight.
+//
+// The directory is kept under a size limit: after an entry is stored, the
+// least recently used entries (a hit touches its record) are removed until
+// the PCHs fit, the one just stored excepted; temporary files older than an
+// hour, left by a run that was killed, go too.
+//
 // A preamble whose build reported any diagnostic (a header not found, an
 // error, a warning under --compiler-warnings) is not used: the file is
 // parsed without one, so the diagnostics are reported as always, and the
@@ -38,6 +52,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,6 +87,7 @@ struct PreambleUse {
     Hit,      ///< a stored entry was checked and is used
     Built,    ///< built now, stored, and used
     Unusable, ///< the preamble has diagnostics: the file is parsed without
+    Deferred, ///< seen for the first time: recorded, the file parsed without
   } K = None;
   std::string Key;
   /// Why an entry was not used or not stored (for --verbose-style notes and
@@ -79,11 +95,21 @@ struct PreambleUse {
   std::string Why;
 };
 
+/// When prepare() builds a preamble that has no entry.
+enum class PreambleBuild {
+  FirstSight,  ///< at once (an editor's relints reuse it)
+  SecondSight, ///< the second time it is seen (one-off runs stay cheap)
+};
+
 class PreambleCache {
 public:
   /// \p Dir is created when missing. \p Salt: what the tool adds to every
   /// key (its own headers' contents, settings that change the parse).
-  PreambleCache(std::string Dir, llvm::StringRef Salt);
+  /// \p MaxBytes: the PCHs' total size the directory is kept under (0: no
+  /// limit).
+  PreambleCache(std::string Dir, llvm::StringRef Salt,
+                PreambleBuild Build = PreambleBuild::FirstSight,
+                uint64_t MaxBytes = 0);
 
   const std::string &dir() const { return Dir; }
 
@@ -99,8 +125,15 @@ public:
   /// Removes the entry \p Key (a parse could not read it after all).
   void discard(llvm::StringRef Key);
 
+  /// Removes the least recently used entries until the PCHs' total is at
+  /// most MaxBytes, \p Keep excepted, and temporary files older than an
+  /// hour. Returns how many entries were removed.
+  unsigned evict(llvm::StringRef Keep);
+
 private:
   std::string Dir, Salt;
+  PreambleBuild Build;
+  uint64_t MaxBytes;
 };
 
 } // namespace cal

@@ -24,6 +24,13 @@ template <> struct CustomMappingTraits<ConfigStringMap> {
   }
 };
 
+template <> struct ScalarEnumerationTraits<cal::PreambleBuild> {
+  static void enumeration(IO &IO, cal::PreambleBuild &V) {
+    IO.enumCase(V, "first", cal::PreambleBuild::FirstSight);
+    IO.enumCase(V, "second", cal::PreambleBuild::SecondSight);
+  }
+};
+
 template <> struct MappingTraits<cal::LintConfig> {
   static void mapping(IO &IO, cal::LintConfig &C) {
     IO.mapOptional("Checks", C.Checks);
@@ -39,6 +46,8 @@ template <> struct MappingTraits<cal::LintConfig> {
     IO.mapOptional("AnalysisMemoryLimit", C.AnalysisMemoryLimit);
     IO.mapOptional("PreambleCache", C.PreambleCache);
     IO.mapOptional("PreambleCacheDir", C.PreambleCacheDir);
+    IO.mapOptional("PreambleBuild", C.BuildPreamble);
+    IO.mapOptional("PreambleCacheSize", C.PreambleCacheSize);
     IO.mapOptional("InheritParentConfig", C.InheritParentConfig);
   }
 };
@@ -98,6 +107,10 @@ void LintConfig::refineWith(const LintConfig &Child) {
     PreambleCache = Child.PreambleCache;
   if (Child.PreambleCacheDir)
     PreambleCacheDir = Child.PreambleCacheDir;
+  if (Child.BuildPreamble)
+    BuildPreamble = Child.BuildPreamble;
+  if (Child.PreambleCacheSize)
+    PreambleCacheSize = Child.PreambleCacheSize;
   ExtraArgs.insert(ExtraArgs.end(), Child.ExtraArgs.begin(),
                    Child.ExtraArgs.end());
   ExtraArgsBefore.insert(ExtraArgsBefore.end(), Child.ExtraArgsBefore.begin(),

@@ -18,6 +18,8 @@
 //   AnalysisMemoryLimit: 512                              # --analysis-memory-limit
 //   PreambleCache: true                                   # --[no-]preamble-cache
 //   PreambleCacheDir: .cache/cal                          # --preamble-cache-dir
+//   PreambleBuild: second                                 # --preamble-build
+//   PreambleCacheSize: 4096                               # --preamble-cache-size
 //   InheritParentConfig: true                             # the default
 //
 // For each file, the nearest .cuda-access-lint.yaml in its directory or
@@ -33,6 +35,8 @@
 
 #ifndef CUDA_ACCESS_LINT_TOOL_CONFIG_H
 #define CUDA_ACCESS_LINT_TOOL_CONFIG_H
+
+#include "frontend/PreambleCache.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -72,6 +76,9 @@ struct LintConfig {
   /// decides; a relative directory is the configuration file's).
   std::optional<bool> PreambleCache;
   std::optional<std::string> PreambleCacheDir;
+  std::optional<PreambleBuild> BuildPreamble;
+  /// MiB; 0: no limit.
+  std::optional<uint64_t> PreambleCacheSize;
   /// The files it was read from, outermost first (for --dump-config).
   std::vector<std::string> Sources;
 

@@ -503,6 +503,17 @@ int runDriver(int argc, const char **argv) {
   FO.PreambleCacheDir = PreambleCacheDir.getNumOccurrences()
                             ? std::string(PreambleCacheDir)
                             : Settings.Config.PreambleCacheDir.value_or("");
+  // The editor relints the same file on every change: its preambles are
+  // built on first sight unless the command line says otherwise.
+  FO.BuildPreamble =
+      PreambleBuildOpt.getNumOccurrences() ? PreambleBuild(PreambleBuildOpt)
+      : Settings.Config.BuildPreamble      ? *Settings.Config.BuildPreamble
+      : (Lsp || ClangdProxy)               ? PreambleBuild::FirstSight
+                                           : PreambleBuild::SecondSight;
+  FO.PreambleCacheMiB = PreambleCacheSize.getNumOccurrences()
+                            ? uint64_t(PreambleCacheSize)
+                            : Settings.Config.PreambleCacheSize.value_or(
+                                  PreambleCacheSize);
 
   if (Lsp)
     return runLspServer(FO, Settings);

@@ -184,6 +184,25 @@ cl::opt<std::string> PreambleCacheDir(
              "$XDG_CACHE_HOME/cuda-access-lint, else\n"
              "~/.cache/cuda-access-lint; config key PreambleCacheDir)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<PreambleBuild> PreambleBuildOpt(
+    "preamble-build",
+    cl::desc("When a preamble that is not cached is built (config key\n"
+             "PreambleBuild)"),
+    cl::values(
+        clEnumValN(PreambleBuild::SecondSight, "second",
+                   "the second run that sees it; the first only records it\n"
+                   "and parses without (the default: a one-off run costs no\n"
+                   "more than a parse)"),
+        clEnumValN(PreambleBuild::FirstSight, "first",
+                   "at once (the editor's default; a CI job whose cache is\n"
+                   "saved for the next)")),
+    cl::init(PreambleBuild::SecondSight), cl::cat(Category));
+cl::opt<uint64_t> PreambleCacheSize(
+    "preamble-cache-size",
+    cl::desc("Keep the cache's precompiled preambles under this many MiB,\n"
+             "removing the least recently used (default 4096; 0: no limit;\n"
+             "config key PreambleCacheSize)"),
+    cl::value_desc("MiB"), cl::init(4096), cl::cat(Category));
 cl::opt<double> AnalysisTimeLimit(
     "analysis-time-limit",
     cl::desc("Seconds one kernel configuration's analysis may take (default\n"

@@ -7,6 +7,8 @@
 #ifndef CUDA_ACCESS_LINT_TOOL_OPTIONS_H
 #define CUDA_ACCESS_LINT_TOOL_OPTIONS_H
 
+#include "frontend/PreambleCache.h"
+
 #include "llvm/Support/CommandLine.h"
 
 #include <string>
@@ -46,6 +48,8 @@ extern llvm::cl::opt<std::string> ExportCompileCommands;
 extern llvm::cl::opt<bool> PrintStats;
 extern llvm::cl::opt<bool> StrictParse;
 extern llvm::cl::opt<bool> NoPreambleCache;
+extern llvm::cl::opt<PreambleBuild> PreambleBuildOpt;
+extern llvm::cl::opt<uint64_t> PreambleCacheSize;
 extern llvm::cl::opt<bool> PreambleCacheOpt;
 extern llvm::cl::opt<std::string> PreambleCacheDir;
 extern llvm::cl::opt<double> AnalysisTimeLimit;

@@ -5,7 +5,9 @@
 // a corrupt entry is rebuilt; concurrent runs share the directory; the
 // findings and facts are the same, byte for byte, with and without it.
 // Each test has a cache directory of its own. What the cache did is read
-// from --time-phases ("parse N ms (preamble hit)").
+// from --time-phases ("parse N ms (preamble hit)"). Most tests build on
+// first sight (--preamble-build=first); SecondSightIsTheDefault tests the
+// default, and TheSizeLimitRemovesTheLeastRecentlyUsed the limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +16,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <filesystem>
 #include <regex>
 #include <thread>
@@ -98,8 +102,8 @@ std::string withoutTimes(const std::string &Json) {
 TEST(PreambleCache, SecondRunHitsAndReportsTheSame) {
   Project P;
   ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
-  ProcessResult Cold = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
-  ProcessResult Warm = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult Cold = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
+  ProcessResult Warm = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   ASSERT_TRUE(Off.exitedWith(1)) << show(Off);
   EXPECT_THAT(Off.Stdout, HasSubstr("(16 elements)"));
   EXPECT_EQ(preambleOutcomes(Off.Stderr), std::vector<std::string>{});
@@ -119,10 +123,10 @@ TEST(PreambleCache, SecondRunHitsAndReportsTheSame) {
 
 TEST(PreambleCache, AChangedHeaderIsReadAgain) {
   Project P;
-  lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   // The same size, another stride: only the contents tell.
   ASSERT_TRUE(writeFile(P.Dir / "stride.h", "#pragma once\n#define STRIDE 32\n"));
-  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(R.Stderr), std::vector<std::string>{"built"})
       << R.Stderr;
   EXPECT_THAT(R.Stdout, HasSubstr("(32 elements)"));
@@ -130,7 +134,7 @@ TEST(PreambleCache, AChangedHeaderIsReadAgain) {
   // Touched, not changed: still used.
   std::filesystem::last_write_time(
       P.Dir / "stride.h", std::filesystem::file_time_type::clock::now());
-  ProcessResult T = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult T = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(T.Stderr), std::vector<std::string>{"hit"})
       << T.Stderr;
   EXPECT_EQ(withoutTimes(T.Stdout), withoutTimes(R.Stdout));
@@ -141,25 +145,25 @@ TEST(PreambleCache, AnotherFlagIsAnotherEntry) {
   ASSERT_TRUE(writeFile(P.Dir / "stride.h",
                         "#pragma once\n#ifndef STRIDE\n#define STRIDE 16\n"
                         "#endif\n"));
-  lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   ProcessResult R =
-      lint({P.File}, {"--preamble-cache-dir=" + P.Cache}, {"-DSTRIDE=8"});
+      lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"}, {"-DSTRIDE=8"});
   EXPECT_EQ(preambleOutcomes(R.Stderr), std::vector<std::string>{"built"})
       << R.Stderr;
   EXPECT_THAT(R.Stdout, HasSubstr("(8 elements)"));
-  ProcessResult Back = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult Back = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(Back.Stderr), std::vector<std::string>{"hit"});
   EXPECT_THAT(Back.Stdout, HasSubstr("(16 elements)"));
 }
 
 TEST(PreambleCache, EditingTheBodyKeepsThePreamble) {
   Project P;
-  lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   std::string Edited = std::regex_replace(std::string(Source),
                                           std::regex("in\\[t \\* STRIDE\\]"),
                                           "in[t * STRIDE * 2]");
   ASSERT_TRUE(writeFile(P.File, Edited));
-  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(R.Stderr), std::vector<std::string>{"hit"});
   EXPECT_THAT(R.Stdout, HasSubstr("(32 elements)"));
 }
@@ -167,7 +171,7 @@ TEST(PreambleCache, EditingTheBodyKeepsThePreamble) {
 TEST(PreambleCache, ACorruptEntryIsRebuiltNotTrusted) {
   Project P;
   ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
-  lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   unsigned Pchs = 0;
   for (const auto &E : std::filesystem::directory_iterator(P.Cache)) {
     if (E.path().extension() != ".pch")
@@ -180,7 +184,7 @@ TEST(PreambleCache, ACorruptEntryIsRebuiltNotTrusted) {
     ASSERT_TRUE(writeFile(E.path().string(), Bytes));
   }
   ASSERT_EQ(Pchs, 1u);
-  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult R = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(R.Stderr), std::vector<std::string>{"built"})
       << R.Stderr;
   EXPECT_EQ(withoutTimes(R.Stdout), withoutTimes(Off.Stdout));
@@ -188,10 +192,10 @@ TEST(PreambleCache, ACorruptEntryIsRebuiltNotTrusted) {
   for (const auto &E : std::filesystem::directory_iterator(P.Cache))
     if (E.path().extension() == ".json")
       ASSERT_TRUE(writeFile(E.path().string(), "{\"format\": 1, \"fi"));
-  ProcessResult J = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult J = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(J.Stderr), std::vector<std::string>{"built"});
   EXPECT_EQ(withoutTimes(J.Stdout), withoutTimes(Off.Stdout));
-  ProcessResult H = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult H = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(H.Stderr), std::vector<std::string>{"hit"});
 }
 
@@ -203,8 +207,8 @@ TEST(PreambleCache, APreambleWithErrorsIsNotUsed) {
                     "void host() { from_not_here(); }\n";
   ASSERT_TRUE(writeFile(P.File, Src));
   ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
-  ProcessResult A = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
-  ProcessResult B = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult A = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
+  ProcessResult B = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_THAT(Off.Stderr, HasSubstr("not found: 'not_here.h'"));
   EXPECT_EQ(preambleOutcomes(A.Stderr), std::vector<std::string>{"unusable"});
   EXPECT_EQ(preambleOutcomes(B.Stderr), std::vector<std::string>{"unusable"});
@@ -213,7 +217,7 @@ TEST(PreambleCache, APreambleWithErrorsIsNotUsed) {
   EXPECT_EQ(withoutTimes(B.Stdout), withoutTimes(Off.Stdout));
   // The header appears: the entry is stale, the preamble is built and used.
   ASSERT_TRUE(writeFile(P.Dir / "not_here.h", "void from_not_here();\n"));
-  ProcessResult C = lint({P.File}, {"--preamble-cache-dir=" + P.Cache});
+  ProcessResult C = lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(C.Stderr), std::vector<std::string>{"built"})
       << C.Stderr;
   EXPECT_THAT(C.Stderr, Not(HasSubstr("host code did not parse")));
@@ -233,7 +237,7 @@ TEST(PreambleCache, ConcurrentRunsShareTheDirectory) {
     std::vector<std::thread> Runs;
     for (int I = 0; I < 3; ++I)
       Runs.emplace_back([&, I] {
-        R[I] = lint(Files, {"-j2", "--preamble-cache-dir=" + P.Cache});
+        R[I] = lint(Files, {"-j2", "--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
       });
     for (std::thread &T : Runs)
       T.join();
@@ -249,7 +253,7 @@ TEST(PreambleCache, ConcurrentRunsShareTheDirectory) {
     Entries += E.path().extension() == ".json";
   }
   EXPECT_EQ(Entries, 4u);
-  ProcessResult After = lint(Files, {"-j2", "--preamble-cache-dir=" + P.Cache});
+  ProcessResult After = lint(Files, {"-j2", "--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
   EXPECT_EQ(preambleOutcomes(After.Stderr),
             std::vector<std::string>(4, "hit"));
   EXPECT_EQ(withoutTimes(After.Stdout), withoutTimes(Off.Stdout));
@@ -258,7 +262,8 @@ TEST(PreambleCache, ConcurrentRunsShareTheDirectory) {
 TEST(PreambleCache, ConfigurationKeys) {
   Project P;
   ASSERT_TRUE(writeFile(P.Dir / ".cuda-access-lint.yaml",
-                        "PreambleCacheDir: from-config\n"));
+                        "PreambleCacheDir: from-config\n"
+                        "PreambleBuild: first\n"));
   std::vector<std::string> Args = {toolPath(), "--time-phases", "kernel.cu",
                                    "--", "-std=c++17"};
   ProcessOptions O;
@@ -275,9 +280,105 @@ TEST(PreambleCache, ConfigurationKeys) {
   // The command line wins.
   Args.insert(Args.begin() + 1, "--preamble-cache");
   Args.insert(Args.begin() + 1, "--preamble-cache-dir=" + P.Cache);
+  Args.insert(Args.begin() + 1, "--preamble-build=first");
   ProcessResult On = runProcess(Args, O);
   EXPECT_EQ(preambleOutcomes(On.Stderr), std::vector<std::string>{"built"})
       << show(On);
+  // A bad value is one line naming the key's place, exit 3.
+  ASSERT_TRUE(writeFile(P.Dir / ".cuda-access-lint.yaml",
+                        "PreambleBuild: sometimes\n"));
+  ProcessResult Bad = runProcess(
+      {toolPath(), "kernel.cu", "--", "-std=c++17"}, O);
+  EXPECT_TRUE(Bad.exitedWith(3)) << show(Bad);
+  EXPECT_THAT(Bad.Stderr, HasSubstr(".cuda-access-lint.yaml:1:"));
+}
+
+TEST(PreambleCache, SecondSightIsTheDefault) {
+  // A one-off run only records the preamble (no PCH is written) and parses
+  // without it; the second run builds it; the third uses it. The findings
+  // are the same each time.
+  Project P;
+  ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
+  std::vector<std::string> Opts = {"--preamble-cache-dir=" + P.Cache};
+  ProcessResult First = lint({P.File}, Opts);
+  EXPECT_EQ(preambleOutcomes(First.Stderr),
+            std::vector<std::string>{"deferred"})
+      << First.Stderr;
+  unsigned Pchs = 0, Seen = 0;
+  for (const auto &E : std::filesystem::directory_iterator(P.Cache)) {
+    Pchs += E.path().extension() == ".pch";
+    Seen += E.path().extension() == ".seen";
+  }
+  EXPECT_EQ(Pchs, 0u);
+  EXPECT_EQ(Seen, 1u);
+  ProcessResult Second = lint({P.File}, Opts);
+  EXPECT_EQ(preambleOutcomes(Second.Stderr), std::vector<std::string>{"built"})
+      << Second.Stderr;
+  ProcessResult Third = lint({P.File}, Opts);
+  EXPECT_EQ(preambleOutcomes(Third.Stderr), std::vector<std::string>{"hit"})
+      << Third.Stderr;
+  for (const auto &E : std::filesystem::directory_iterator(P.Cache))
+    EXPECT_NE(E.path().extension(), ".seen") << E.path();
+  for (const ProcessResult *R : {&First, &Second, &Third}) {
+    EXPECT_EQ(withoutTimes(R->Stdout), withoutTimes(Off.Stdout));
+    EXPECT_EQ(R->ExitCode, Off.ExitCode);
+  }
+}
+
+TEST(PreambleCache, TheSizeLimitRemovesTheLeastRecentlyUsed) {
+  // Entries A (the file), B (another file, with one more header) and C (the
+  // file under another flag: as large as A). A limit that holds two of A's
+  // size: after A, B, a hit on A and then C, the least recently used, B,
+  // goes, though A was built first.
+  Project P;
+  std::string Other = P.Dir / "other.cu";
+  ASSERT_TRUE(writeFile(Other, "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" +
+                                   std::string(Source)));
+  auto Pchs = [&] {
+    std::map<std::string, uintmax_t> Out;
+    for (const auto &E : std::filesystem::directory_iterator(P.Cache))
+      if (E.path().extension() == ".pch")
+        Out[E.path().stem().string()] = E.file_size();
+    return Out;
+  };
+  std::vector<std::string> Unlimited = {"--preamble-cache-dir=" + P.Cache,
+                                        "--preamble-build=first",
+                                        "--preamble-cache-size=0"};
+  lint({P.File}, Unlimited);
+  std::map<std::string, uintmax_t> A = Pchs();
+  ASSERT_EQ(A.size(), 1u);
+  lint({Other}, Unlimited);
+  std::map<std::string, uintmax_t> AB = Pchs();
+  ASSERT_EQ(AB.size(), 2u);
+  std::string KeyA = A.begin()->first, KeyB;
+  for (const auto &[K, Size] : AB)
+    if (K != KeyA)
+      KeyB = K;
+  ASSERT_GE(AB[KeyB], A[KeyA]);
+  ProcessResult Hit = lint({P.File}, Unlimited);
+  ASSERT_EQ(preambleOutcomes(Hit.Stderr), std::vector<std::string>{"hit"});
+  uintmax_t LimitMiB = 2 * A[KeyA] / (1 << 20) + 1;
+  ProcessResult C = lint({P.File},
+                         {"--preamble-cache-dir=" + P.Cache,
+                          "--preamble-build=first",
+                          "--preamble-cache-size=" + std::to_string(LimitMiB)},
+                         {"-DVARIANT=1"});
+  EXPECT_EQ(preambleOutcomes(C.Stderr), std::vector<std::string>{"built"});
+  std::map<std::string, uintmax_t> After = Pchs();
+  EXPECT_EQ(After.size(), 2u);
+  EXPECT_TRUE(After.count(KeyA)) << "the entry used last was removed";
+  EXPECT_FALSE(After.count(KeyB)) << "the least recently used entry stayed";
+  for (const auto &E : std::filesystem::directory_iterator(P.Cache)) {
+    EXPECT_NE(E.path().extension(), ".tmp") << E.path();
+    if (E.path().extension() == ".json")
+      EXPECT_TRUE(After.count(E.path().stem().string())) << E.path();
+  }
+  // A limit below any entry keeps the one just stored.
+  lint({Other}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first",
+                 "--preamble-cache-size=1"});
+  std::map<std::string, uintmax_t> Last = Pchs();
+  ASSERT_EQ(Last.size(), 1u);
+  EXPECT_EQ(Last.begin()->first, KeyB);
 }
 
 } // namespace
