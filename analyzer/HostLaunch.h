@@ -2,7 +2,8 @@
 //
 // What the host code of a translation unit says about a launch: which
 // kernel it calls and the values of its grid, block and arguments, as far
-// as the source allows (implemented in analyzer/interp/HostEval.cpp):
+// as the source allows (implemented in analyzer/interp/Host*.cpp, see
+// interp/HostImpl.h):
 //
 //   - the enclosing function's statements before the launch: declarations,
 //     assignments to locals, their members and array elements, branches

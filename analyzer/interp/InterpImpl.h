@@ -16,7 +16,8 @@
 //   analyzer/interp/LoopShape.cpp       a loop's counter, updates, trip count
 //   analyzer/interp/Loops.cpp           loops in phases, symbolic or
 //                                       iteration by iteration
-//   analyzer/interp/HostEval.cpp        host code at launch sites
+//   analyzer/interp/Host*.cpp           host code at launch sites (their
+//                                       own private header: HostImpl.h)
 //
 // Only those files include this header.
 //
@@ -53,7 +54,7 @@
 
 namespace cal {
 
-struct HostMemory; // interp/HostEval.cpp
+struct HostMemory; // interp/HostImpl.h
 
 namespace interp {
 
@@ -193,7 +194,7 @@ struct Interpreter::Impl {
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
-  /// Host code (launch configurations, interp/HostEval.cpp): what host
+  /// Host code (launch configurations, interp/HostImpl.h): what host
   /// statements stored in arrays, globals and function pointers, and the
   /// values the user assumed; null in kernels.
   HostMemory *Host = nullptr;
@@ -696,7 +697,7 @@ struct Interpreter::Impl {
   void leaveLoop(const LoopParts &L, const LoopWalk &Wk);
 
   //===--------------------------------------------------------------------===//
-  // interp/HostEval.cpp
+  // interp/HostExec.cpp, interp/HostMemory.cpp
   //===--------------------------------------------------------------------===//
 
   /// Host code before a launch: walks the path from \p S to \p At,
