@@ -155,96 +155,123 @@ struct Counter {
     visit(B->getRHS(), N);
   }
 
-  void visit(const Stmt *S, double N) {
-    if (!S)
-      return;
+  /// A loop: its condition and body counted trip times over. False when
+  /// \p S is not a loop.
+  bool visitLoop(const Stmt *S, double N) {
     if (const auto *L = dyn_cast<ForStmt>(S)) {
       visit(L->getInit(), N);
       double T = trip(L, loopName(L));
       visit(L->getCond(), N * T);
       visit(L->getInc(), N * T);
       visit(L->getBody(), N * T);
-      return;
+      return true;
     }
     if (const auto *L = dyn_cast<WhileStmt>(S)) {
       double T = trip(L, "while");
       visit(L->getCond(), N * T);
       visit(L->getBody(), N * T);
-      return;
+      return true;
     }
     if (const auto *L = dyn_cast<DoStmt>(S)) {
       double T = trip(L, "do");
       visit(L->getCond(), N * T);
       visit(L->getBody(), N * T);
-      return;
+      return true;
     }
     if (const auto *L = dyn_cast<CXXForRangeStmt>(S)) {
       double T = trip(L, "for");
       visit(L->getBody(), N * T);
-      return;
+      return true;
     }
+    return false;
+  }
+
+  /// `a += b`, `a *= b`, ...: true when its operands are visited already
+  /// (`a += b * c`, an FMA).
+  bool visitCompound(const CompoundAssignOperator *CA, double N) {
+    int P = precisionOf(CA->getComputationResultType());
+    if (!P)
+      return false;
+    switch (CA->getOpcode()) {
+    case BO_AddAssign:
+    case BO_SubAssign:
+      if (isMul(CA->getRHS())) {
+        count(P, C.Fma32, C.Fma64, N);
+        visit(CA->getLHS(), N);
+        visitFused(CA->getRHS(), N);
+        return true;
+      }
+      count(P, C.Add32, C.Add64, N);
+      break;
+    case BO_MulAssign:
+      count(P, C.Mul32, C.Mul64, N);
+      break;
+    case BO_DivAssign:
+      count(P, C.Div32, C.Div64, N);
+      break;
+    default:
+      break;
+    }
+    return false;
+  }
+
+  /// `a + b`, `a * b`, ...: true when its operands are visited already
+  /// (`a + b * c`, an FMA).
+  bool visitBinary(const BinaryOperator *B, double N) {
+    int P = precisionOf(B->getType());
+    if (!P)
+      return false;
+    switch (B->getOpcode()) {
+    case BO_Add:
+    case BO_Sub:
+      if (isMul(B->getRHS())) {
+        count(P, C.Fma32, C.Fma64, N);
+        visit(B->getLHS(), N);
+        visitFused(B->getRHS(), N);
+        return true;
+      }
+      if (isMul(B->getLHS())) {
+        count(P, C.Fma32, C.Fma64, N);
+        visitFused(B->getLHS(), N);
+        visit(B->getRHS(), N);
+        return true;
+      }
+      count(P, C.Add32, C.Add64, N);
+      break;
+    case BO_Mul:
+      count(P, C.Mul32, C.Mul64, N);
+      break;
+    case BO_Div:
+      count(P, C.Div32, C.Div64, N);
+      break;
+    default:
+      break;
+    }
+    return false;
+  }
+
+  /// A call: the callee's body, where it has one (not recursively).
+  void visitCall(const CallExpr *Call, double N) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (FD && FD->hasBody(Def) && Def && Active.size() < 16 &&
+        Active.insert(Def).second) {
+      visit(Def->getBody(), N);
+      Active.erase(Def);
+    }
+  }
+
+  void visit(const Stmt *S, double N) {
+    if (!S || visitLoop(S, N))
+      return;
     if (const auto *CA = dyn_cast<CompoundAssignOperator>(S)) {
-      int P = precisionOf(CA->getComputationResultType());
-      if (P) {
-        switch (CA->getOpcode()) {
-        case BO_AddAssign:
-        case BO_SubAssign:
-          if (isMul(CA->getRHS())) {
-            count(P, C.Fma32, C.Fma64, N);
-            visit(CA->getLHS(), N);
-            visitFused(CA->getRHS(), N);
-            return;
-          }
-          count(P, C.Add32, C.Add64, N);
-          break;
-        case BO_MulAssign:
-          count(P, C.Mul32, C.Mul64, N);
-          break;
-        case BO_DivAssign:
-          count(P, C.Div32, C.Div64, N);
-          break;
-        default:
-          break;
-        }
-      }
+      if (visitCompound(CA, N))
+        return;
     } else if (const auto *B = dyn_cast<BinaryOperator>(S)) {
-      int P = precisionOf(B->getType());
-      if (P) {
-        switch (B->getOpcode()) {
-        case BO_Add:
-        case BO_Sub:
-          if (isMul(B->getRHS())) {
-            count(P, C.Fma32, C.Fma64, N);
-            visit(B->getLHS(), N);
-            visitFused(B->getRHS(), N);
-            return;
-          }
-          if (isMul(B->getLHS())) {
-            count(P, C.Fma32, C.Fma64, N);
-            visitFused(B->getLHS(), N);
-            visit(B->getRHS(), N);
-            return;
-          }
-          count(P, C.Add32, C.Add64, N);
-          break;
-        case BO_Mul:
-          count(P, C.Mul32, C.Mul64, N);
-          break;
-        case BO_Div:
-          count(P, C.Div32, C.Div64, N);
-          break;
-        default:
-          break;
-        }
-      }
+      if (visitBinary(B, N))
+        return;
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (const FunctionDecl *FD = Call->getDirectCallee()) {
-        const FunctionDecl *Def = nullptr;
-        if (FD->hasBody(Def) && Def && Active.size() < 16 && Active.insert(Def).second) {
-          visit(Def->getBody(), N);
-          Active.erase(Def);
-        }
-      }
+      visitCall(Call, N);
     } else if (isa<LambdaExpr>(S)) {
       return; // counted where it is called
     }

@@ -32,14 +32,7 @@ std::string Interpreter::Impl::text(const Expr *E) const {
 }
 
 bool Interpreter::Impl::isSystem(SourceLocation Loc) const {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (Loc.isInvalid())
-    return true;
-  Loc = SM.getExpansionLoc(Loc);
-  if (SM.isInSystemHeader(Loc))
-    return true;
-  llvm::StringRef File = SM.getFilename(Loc);
-  return File.starts_with("/__cuda_access_lint__/");
+  return inSystemOrPrelude(Ctx.getSourceManager(), Loc);
 }
 
 std::optional<int64_t> Interpreter::Impl::sizeOf(QualType T) const {

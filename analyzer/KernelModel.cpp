@@ -4,6 +4,7 @@
 
 #include "analyzer/HostLaunch.h"
 #include "analyzer/Interpreter.h"
+#include "analyzer/SourceText.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -63,15 +64,6 @@ std::string kernelName(const FunctionDecl *FD) {
 
 namespace {
 
-std::string locString(const SourceManager &SM, SourceLocation Loc) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (P.isInvalid())
-    return "<unknown>";
-  return (llvm::sys::path::filename(P.getFilename()) + ":" +
-          llvm::Twine(P.getLine()))
-      .str();
-}
-
 std::string dimString(const Dim3 &D) {
   std::string S = std::to_string(D[0]);
   if (D[1] != 1 || D[2] != 1)
@@ -116,7 +108,7 @@ std::optional<Dim3> shapeOf(const AbsValue &V, int64_t Max = 1024) {
 class KernelCollector : public RecursiveASTVisitor<KernelCollector> {
 public:
   KernelCollector(ASTContext &Ctx, const std::vector<AssumedValue> &Assumed)
-      : Ctx(Ctx), Code(Ctx, Assumed), Host{Ctx} {}
+      : Ctx(Ctx), Code(Ctx, Assumed) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
 
@@ -165,7 +157,7 @@ public:
     // cudaLaunchKernel(func, grid, block, args, smem, stream);
     // cudaLaunchKernelEx(&config, kernel, args...) (C++),
     // cudaLaunchKernelExC(&config, func, args).
-    if (!Host.isSystem(C->getBeginLoc())) {
+    if (!inSystemOrPrelude(Ctx.getSourceManager(), C->getBeginLoc())) {
       if (N == "cudaLaunchKernel" && C->getNumArgs() >= 3) {
         Pending.push_back({C, Where, Form::LaunchKernel});
         return true;
@@ -189,6 +181,23 @@ public:
     Form F;
   };
 
+  struct Launch {
+    std::optional<Dim3> Shape;
+    std::optional<Dim3> Grid;
+    SourceLocation Loc;
+    /// The host scenario it was evaluated in ("dimension = 1, fp = 0").
+    std::string Bindings;
+    /// What its values rest on (globals as a setup function leaves them).
+    std::vector<std::string> Notes;
+    std::vector<const AssumedValue *> Assumed;
+    std::vector<std::optional<int64_t>> ArgConst;
+    std::vector<bool> ArgIsBlockX;
+    /// Pointer arguments: bytes past the start of what they point into
+    /// (`d_in + 3` of floats: 12), when the start is a plain pointer
+    /// variable or parameter and the offset a constant.
+    std::vector<std::optional<int64_t>> ArgPtrOffset;
+  };
+
   /// The field of a cudaLaunchConfig_t value named \p Name.
   static AbsValue fieldNamed(const AbsValue &V, llvm::StringRef Name) {
     if (V.K == AbsValue::Struct && V.Fields)
@@ -198,92 +207,109 @@ public:
     return AbsValue::unknown("field `" + Name.str() + "` not known");
   }
 
+  /// What a launch names: the kernel (or an expression for it), the block
+  /// and grid (or a cudaLaunchConfig_t), the arguments.
+  struct LaunchOperands {
+    const Expr *Callee = nullptr, *Block = nullptr, *Grid = nullptr,
+               *Config = nullptr;
+    const FunctionDecl *Direct = nullptr;
+    std::vector<const Expr *> Args;
+  };
+
+  static LaunchOperands operandsOf(const PendingLaunch &P) {
+    const CallExpr *K = P.Call;
+    LaunchOperands Op;
+    switch (P.F) {
+    case Form::Chevrons: {
+      const CallExpr *Config = cast<CUDAKernelCallExpr>(K)->getConfig();
+      Op.Direct = K->getDirectCallee();
+      if (!Op.Direct)
+        Op.Callee = K->getCallee();
+      Op.Block = Config->getArg(1);
+      Op.Grid = Config->getArg(0);
+      for (unsigned I = 0; I < K->getNumArgs(); ++I)
+        Op.Args.push_back(K->getArg(I));
+      break;
+    }
+    case Form::LaunchKernel:
+      Op.Callee = K->getArg(0);
+      Op.Grid = K->getArg(1);
+      Op.Block = K->getArg(2);
+      break;
+    case Form::LaunchKernelEx:
+    case Form::LaunchKernelExC: {
+      Op.Callee = K->getArg(1);
+      const Expr *C = K->getArg(0)->IgnoreParenImpCasts();
+      if (auto *U = dyn_cast<UnaryOperator>(C);
+          U && U->getOpcode() == UO_AddrOf)
+        Op.Config = U->getSubExpr();
+      if (P.F == Form::LaunchKernelEx)
+        for (unsigned I = 2; I < K->getNumArgs(); ++I)
+          Op.Args.push_back(K->getArg(I));
+      break;
+    }
+    }
+    return Op;
+  }
+
   /// Evaluates the launches found, once the whole translation unit has been
   /// seen (globals are filled in functions anywhere in it).
   void evaluateLaunches() {
     for (const PendingLaunch &P : Pending) {
-      const CallExpr *K = P.Call;
-      const Expr *CalleeExpr = nullptr, *BlockE = nullptr, *GridE = nullptr,
-                 *ConfigE = nullptr;
-      const FunctionDecl *Direct = nullptr;
-      std::vector<const Expr *> Args;
-      switch (P.F) {
-      case Form::Chevrons: {
-        const CallExpr *Config = cast<CUDAKernelCallExpr>(K)->getConfig();
-        Direct = K->getDirectCallee();
-        if (!Direct)
-          CalleeExpr = K->getCallee();
-        BlockE = Config->getArg(1);
-        GridE = Config->getArg(0);
-        for (unsigned I = 0; I < K->getNumArgs(); ++I)
-          Args.push_back(K->getArg(I));
-        break;
-      }
-      case Form::LaunchKernel:
-        CalleeExpr = K->getArg(0);
-        GridE = K->getArg(1);
-        BlockE = K->getArg(2);
-        break;
-      case Form::LaunchKernelEx:
-      case Form::LaunchKernelExC: {
-        CalleeExpr = K->getArg(1);
-        const Expr *C = K->getArg(0)->IgnoreParenImpCasts();
-        if (auto *U = dyn_cast<UnaryOperator>(C);
-            U && U->getOpcode() == UO_AddrOf)
-          ConfigE = U->getSubExpr();
-        if (P.F == Form::LaunchKernelEx)
-          for (unsigned I = 2; I < K->getNumArgs(); ++I)
-            Args.push_back(K->getArg(I));
-        break;
-      }
-      }
+      LaunchOperands Op = operandsOf(P);
       std::vector<const Expr *> Exprs;
-      if (ConfigE) {
-        Exprs.push_back(ConfigE);
-      } else if (BlockE && GridE) {
-        Exprs.push_back(BlockE);
-        Exprs.push_back(GridE);
+      if (Op.Config) {
+        Exprs.push_back(Op.Config);
+      } else if (Op.Block && Op.Grid) {
+        Exprs.push_back(Op.Block);
+        Exprs.push_back(Op.Grid);
       } else {
         continue;
       }
       size_t FirstArg = Exprs.size();
-      for (const Expr *A : Args)
+      for (const Expr *A : Op.Args)
         Exprs.push_back(A);
       for (const HostOutcome &O :
-           Code.evaluate(P.Where, K, CalleeExpr, Direct, Exprs)) {
+           Code.evaluate(P.Where, P.Call, Op.Callee, Op.Direct, Exprs)) {
         const FunctionDecl *Callee = O.Callee;
         if (!Callee || !Callee->hasAttr<CUDAGlobalAttr>())
           continue;
-        AbsValue Block = ConfigE ? fieldNamed(O.Values[0], "blockDim")
-                                 : O.Values[0];
-        AbsValue Grid =
-            ConfigE ? fieldNamed(O.Values[0], "gridDim") : O.Values[1];
-        Launch L;
-        L.Shape = shapeOf(Block);
-        L.Grid = shapeOf(Grid, int64_t(1) << 31);
-        L.Loc = K->getBeginLoc();
-        L.Bindings = O.Bindings;
-        L.Notes = O.Notes;
-        L.Assumed = O.Assumed;
-        // The arguments: constants, and those that are the block size
-        // itself.
-        const Expr *BlockX = BlockE ? blockXExpr(BlockE) : nullptr;
-        for (unsigned I = 0; I < Args.size(); ++I) {
-          const Expr *Arg = Args[I];
-          const AbsValue &V = O.Values[FirstArg + I];
-          std::optional<int64_t> C;
-          if (Arg->getType()->isIntegerType() && V.isInt())
-            C = V.Val.asConstant();
-          L.ArgConst.push_back(C);
-          L.ArgPtrOffset.push_back(Arg->getType()->isPointerType()
-                                       ? pointerOffset(Arg, P.Where, K)
-                                       : std::nullopt);
-          L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
-                                  sameExpr(Arg, BlockX));
-        }
-        Launches[Callee->getCanonicalDecl()].push_back(std::move(L));
+        Launches[Callee->getCanonicalDecl()].push_back(
+            launchOf(P, Op, O, FirstArg));
       }
     }
+  }
+
+  /// One outcome of a launch: its shapes and what it passes.
+  Launch launchOf(const PendingLaunch &P, const LaunchOperands &Op,
+                  const HostOutcome &O, size_t FirstArg) {
+    AbsValue Block =
+        Op.Config ? fieldNamed(O.Values[0], "blockDim") : O.Values[0];
+    AbsValue Grid =
+        Op.Config ? fieldNamed(O.Values[0], "gridDim") : O.Values[1];
+    Launch L;
+    L.Shape = shapeOf(Block);
+    L.Grid = shapeOf(Grid, int64_t(1) << 31);
+    L.Loc = P.Call->getBeginLoc();
+    L.Bindings = O.Bindings;
+    L.Notes = O.Notes;
+    L.Assumed = O.Assumed;
+    // The arguments: constants, and those that are the block size itself.
+    const Expr *BlockX = Op.Block ? blockXExpr(Op.Block) : nullptr;
+    for (unsigned I = 0; I < Op.Args.size(); ++I) {
+      const Expr *Arg = Op.Args[I];
+      const AbsValue &V = O.Values[FirstArg + I];
+      std::optional<int64_t> C;
+      if (Arg->getType()->isIntegerType() && V.isInt())
+        C = V.Val.asConstant();
+      L.ArgConst.push_back(C);
+      L.ArgPtrOffset.push_back(Arg->getType()->isPointerType()
+                                   ? pointerOffset(Arg, P.Where, P.Call)
+                                   : std::nullopt);
+      L.ArgIsBlockX.push_back(BlockX && Arg->getType()->isIntegerType() &&
+                              sameExpr(Arg, BlockX));
+    }
+    return L;
   }
 
   /// The x extent of a launch's block argument, as written: `block_size`
@@ -336,23 +362,6 @@ public:
     return IA == IB;
   }
 
-  struct Launch {
-    std::optional<Dim3> Shape;
-    std::optional<Dim3> Grid;
-    SourceLocation Loc;
-    /// The host scenario it was evaluated in ("dimension = 1, fp = 0").
-    std::string Bindings;
-    /// What its values rest on (globals as a setup function leaves them).
-    std::vector<std::string> Notes;
-    std::vector<const AssumedValue *> Assumed;
-    std::vector<std::optional<int64_t>> ArgConst;
-    std::vector<bool> ArgIsBlockX;
-    /// Pointer arguments: bytes past the start of what they point into
-    /// (`d_in + 3` of floats: 12), when the start is a plain pointer
-    /// variable or parameter and the offset a constant.
-    std::vector<std::optional<int64_t>> ArgPtrOffset;
-  };
-
   /// `p`, `p + C`, `&p[C]` with p a pointer variable: C elements in bytes.
   std::optional<int64_t>
   pointerOffset(const Expr *Arg, const FunctionDecl *Where, const Expr *At) {
@@ -398,18 +407,6 @@ public:
   }
   ASTContext &Ctx;
   HostCode Code;
-  /// Whether a place is in a system header (or the built-in prelude).
-  struct SystemCheck {
-    ASTContext &Ctx;
-    bool isSystem(SourceLocation Loc) const {
-      const SourceManager &SM = Ctx.getSourceManager();
-      if (Loc.isInvalid())
-        return true;
-      Loc = SM.getExpansionLoc(Loc);
-      return SM.isInSystemHeader(Loc) ||
-             SM.getFilename(Loc).starts_with("/__cuda_access_lint__/");
-    }
-  } Host;
   std::vector<PendingLaunch> Pending;
   std::vector<const FunctionDecl *> Enclosing;
   std::vector<FunctionDecl *> Kernels;
@@ -522,95 +519,88 @@ bool settingMatches(const BlockDimSetting &S, const FunctionDecl *FD,
   return assumedMatches(S.Kernel, FD, Name);
 }
 
-} // namespace
+using LaunchList = std::vector<KernelCollector::Launch>;
 
-std::vector<KernelConfig>
-findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
-            const std::function<bool(SourceLocation)> &Include,
-            const std::vector<AssumedValue> &Assumed) {
-  KernelCollector C(Ctx, Assumed);
-  C.TraverseDecl(Ctx.getTranslationUnitDecl());
-  C.evaluateLaunches();
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::vector<KernelConfig> Out;
-  for (const FunctionDecl *FD : C.Kernels) {
-    // A kernel defined in a header is analyzed when a file that is analyzed
-    // launches it (the .cu that instantiates a template kernel of a .cuh).
-    bool Launched = false;
-    auto LI0 = C.Launches.find(FD->getCanonicalDecl());
-    if (LI0 != C.Launches.end())
-      for (const auto &L : LI0->second)
-        Launched = Launched || Include(L.Loc);
-    if (!Include(FD->getLocation()) && !Launched)
-      continue;
-    std::string Name = kernelName(FD);
-    // Parameters that every launch in the file passes the same constant,
-    // or its block size, for.
-    std::vector<std::pair<const ParmVarDecl *, int64_t>> ConstParams;
-    std::vector<const ParmVarDecl *> BlockXParams;
-    std::vector<std::string> ParamAssumptions;
-    std::vector<std::pair<const ParmVarDecl *, int64_t>> PtrOffsets;
-    if (LI0 != C.Launches.end() && !LI0->second.empty()) {
-      const auto &Ls = LI0->second;
-      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-        const ParmVarDecl *PD = FD->getParamDecl(I);
-        if (PD->getType()->isPointerType()) {
-          std::optional<int64_t> Off;
-          bool Same = true;
-          for (const auto &L : Ls) {
-            if (I >= L.ArgPtrOffset.size() || !L.ArgPtrOffset[I] ||
-                (Off && *Off != *L.ArgPtrOffset[I])) {
-              Same = false;
-              break;
-            }
-            Off = L.ArgPtrOffset[I];
-          }
-          if (Same && Off && *Off != 0) {
-            PtrOffsets.push_back({PD, *Off});
-            ParamAssumptions.push_back(
-                "`" + PD->getNameAsString() + "` points " +
-                std::to_string(*Off) + " bytes past the start of an " +
-                "allocation: " +
-                (Ls.size() == 1
-                     ? "the launch at " + locString(SM, Ls.front().Loc)
-                     : std::string("every launch in this file")) +
-                " passes it so");
-          }
-          continue;
-        }
-        if (!PD->getType()->isIntegerType())
-          continue;
-        bool AllConst = true, AllBlockX = true;
-        std::optional<int64_t> Value;
-        for (const auto &L : Ls) {
-          if (I >= L.ArgConst.size()) {
-            AllConst = AllBlockX = false;
-            break;
-          }
-          if (!L.ArgConst[I] || (Value && *Value != *L.ArgConst[I]))
-            AllConst = false;
-          else
-            Value = L.ArgConst[I];
-          AllBlockX = AllBlockX && L.ArgIsBlockX[I];
-        }
-        std::string N = PD->getNameAsString();
-        std::string Where =
-            Ls.size() == 1 ? "the launch at " + locString(SM, Ls.front().Loc)
-                           : "every launch in this file";
-        if (AllConst && Value) {
-          ConstParams.push_back({PD, *Value});
-          ParamAssumptions.push_back("`" + N + "` = " + std::to_string(*Value) +
-                                     ": " + Where + " passes it");
-        } else if (AllBlockX) {
-          BlockXParams.push_back(PD);
-          ParamAssumptions.push_back("`" + N + "` = blockDim.x: " + Where +
-                                     " passes its block size for it");
-        }
-      }
+/// "the launch at f.cu:12" or "every launch in this file".
+std::string launchesText(const SourceManager &SM, const LaunchList &Ls) {
+  return Ls.size() == 1 ? "the launch at " + fileLine(SM, Ls.front().Loc)
+                        : "every launch in this file";
+}
+
+/// What the launches of a kernel, and the user's assumed values, say about
+/// its parameters.
+struct ParamFacts {
+  std::vector<std::pair<const ParmVarDecl *, int64_t>> ConstParams;
+  std::vector<const ParmVarDecl *> BlockXParams;
+  std::vector<std::pair<const ParmVarDecl *, int64_t>> PtrOffsets;
+  std::vector<std::string> Assumptions;
+  std::vector<AssumedUse> AssumedUses;
+
+  /// A pointer parameter (the \p I th) that every launch passes the same
+  /// number of bytes past an allocation's start for.
+  void pointerParam(const ParmVarDecl *PD, unsigned I, const LaunchList &Ls,
+                    const SourceManager &SM) {
+    std::optional<int64_t> Off;
+    for (const auto &L : Ls) {
+      if (I >= L.ArgPtrOffset.size() || !L.ArgPtrOffset[I] ||
+          (Off && *Off != *L.ArgPtrOffset[I]))
+        return;
+      Off = L.ArgPtrOffset[I];
     }
-    // What the user assumed for the integer parameters that stay unknown
-    // (the kernel's own values over everyone's).
-    std::vector<AssumedUse> AssumedUses;
+    if (!Off || *Off == 0)
+      return;
+    PtrOffsets.push_back({PD, *Off});
+    Assumptions.push_back(
+        "`" + PD->getNameAsString() + "` points " + std::to_string(*Off) +
+        " bytes past the start of an allocation: " + launchesText(SM, Ls) +
+        " passes it so");
+  }
+
+  /// An integer parameter that every launch passes the same constant, or
+  /// its block size, for.
+  void integerParam(const ParmVarDecl *PD, unsigned I, const LaunchList &Ls,
+                    const SourceManager &SM) {
+    bool AllConst = true, AllBlockX = true;
+    std::optional<int64_t> Value;
+    for (const auto &L : Ls) {
+      if (I >= L.ArgConst.size()) {
+        AllConst = AllBlockX = false;
+        break;
+      }
+      if (!L.ArgConst[I] || (Value && *Value != *L.ArgConst[I]))
+        AllConst = false;
+      else
+        Value = L.ArgConst[I];
+      AllBlockX = AllBlockX && L.ArgIsBlockX[I];
+    }
+    std::string N = PD->getNameAsString();
+    std::string Where = launchesText(SM, Ls);
+    if (AllConst && Value) {
+      ConstParams.push_back({PD, *Value});
+      Assumptions.push_back("`" + N + "` = " + std::to_string(*Value) + ": " +
+                            Where + " passes it");
+    } else if (AllBlockX) {
+      BlockXParams.push_back(PD);
+      Assumptions.push_back("`" + N + "` = blockDim.x: " + Where +
+                            " passes its block size for it");
+    }
+  }
+
+  void fromLaunches(const FunctionDecl *FD, const LaunchList &Ls,
+                    const SourceManager &SM) {
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *PD = FD->getParamDecl(I);
+      if (PD->getType()->isPointerType())
+        pointerParam(PD, I, Ls, SM);
+      else if (PD->getType()->isIntegerType())
+        integerParam(PD, I, Ls, SM);
+    }
+  }
+
+  /// What the user assumed for the integer parameters that stay unknown
+  /// (the kernel's own values over everyone's).
+  void fromAssumed(const FunctionDecl *FD, const std::string &Name,
+                   const std::vector<AssumedValue> &Assumed) {
     for (const ParmVarDecl *PD : FD->parameters()) {
       if (!PD->getType()->isIntegerType() || PD->getType()->isBooleanType())
         continue;
@@ -630,104 +620,164 @@ findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
       if (!Found)
         continue;
       ConstParams.push_back({PD, Found->Value});
-      ParamAssumptions.push_back("`" + PD->getNameAsString() + "` = " +
-                                 std::to_string(Found->Value) +
-                                 ": assumed (" + Found->Source + ")");
-      AssumedUses.push_back({PD->getNameAsString(), Found->Value,
-                             Found->Source, "parameter"});
+      Assumptions.push_back("`" + PD->getNameAsString() +
+                            "` = " + std::to_string(Found->Value) +
+                            ": assumed (" + Found->Source + ")");
+      AssumedUses.push_back(
+          {PD->getNameAsString(), Found->Value, Found->Source, "parameter"});
     }
-    auto Add = [&](BlockShape Shape) {
-      for (const AssumedUse &U : AssumedUses)
-        Shape.AssumedValues.push_back(U);
-      Shape.ConstParams = ConstParams;
-      Shape.BlockDimXParams = BlockXParams;
-      Shape.PointerOffsets = PtrOffsets;
-      for (const std::string &A : ParamAssumptions)
-        Shape.Assumptions.push_back(A);
-      Out.push_back({FD, Name, std::move(Shape)});
-    };
-    // 1. Command line (the last matching setting wins, as with flags).
-    const BlockDimSetting *Setting = nullptr;
-    for (const BlockDimSetting &S : Settings)
-      if (settingMatches(S, FD, Name))
-        Setting = &S;
-    if (Setting) {
-      Add({Setting->Dim, std::nullopt, "--block-dim", {}});
-      continue;
+  }
+
+  /// \p S with these facts after its own.
+  void applyTo(BlockShape &S) const {
+    for (const AssumedUse &U : AssumedUses)
+      S.AssumedValues.push_back(U);
+    S.ConstParams = ConstParams;
+    S.BlockDimXParams = BlockXParams;
+    S.PointerOffsets = PtrOffsets;
+    for (const std::string &A : Assumptions)
+      S.Assumptions.push_back(A);
+  }
+};
+
+BlockShape shapeFrom(std::optional<Dim3> Dim, std::string Source,
+                     std::vector<std::string> Assumptions = {}) {
+  BlockShape S;
+  S.Dim = Dim;
+  S.Source = std::move(Source);
+  S.Assumptions = std::move(Assumptions);
+  return S;
+}
+
+/// The shapes a kernel's launches in the file give, one per distinct
+/// shape (the first launch of each).
+std::vector<BlockShape> launchShapes(const LaunchList &Ls,
+                                     const SourceManager &SM) {
+  std::map<Dim3, const KernelCollector::Launch *> Shapes;
+  for (const auto &L : Ls)
+    if (L.Shape && !Shapes.count(*L.Shape))
+      Shapes[*L.Shape] = &L;
+  std::vector<BlockShape> Out;
+  for (const auto &[D, L] : Shapes) {
+    BlockShape S =
+        shapeFrom(D,
+                  "launch at " + fileLine(SM, L->Loc) +
+                      (L->Bindings.empty() ? "" : " with " + L->Bindings),
+                  L->Notes);
+    S.Grid = L->Grid;
+    for (const AssumedValue *A : L->Assumed) {
+      S.Assumptions.push_back("`" + A->Name +
+                              "` = " + std::to_string(A->Value) +
+                              " in host code at " + fileLine(SM, L->Loc) +
+                              ": assumed (" + A->Source + ")");
+      S.AssumedValues.push_back({A->Name, A->Value, A->Source,
+                                 "host code at " + fileLine(SM, L->Loc)});
     }
-    // 2. Annotation.
-    SourceLocation AnnLoc;
-    if (auto D = annotatedShape(FD, SM, AnnLoc)) {
-      Add({*D, std::nullopt, "annotation at " + locString(SM, AnnLoc), {}});
-      continue;
-    }
-    // 3. Launch sites.
+    Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
+/// __launch_bounds__(N): a 1-D block of N threads.
+std::optional<BlockShape> launchBoundsShape(const FunctionDecl *FD,
+                                            ASTContext &Ctx) {
+  const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>();
+  Expr::EvalResult R;
+  if (!LB || !LB->getMaxThreads() ||
+      !LB->getMaxThreads()->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  int64_t N = R.Val.getInt().getExtValue();
+  if (N < 1 || N > 1024)
+    return std::nullopt;
+  std::string Bounds = "__launch_bounds__(" + std::to_string(N) + ")";
+  return shapeFrom(Dim3{N, 1, 1}, Bounds,
+                   {"block of " + std::to_string(N) +
+                    " x 1 x 1 threads assumed from " + Bounds});
+}
+
+/// A template argument named as a block size: a 1-D block of that many
+/// threads, or a square one when the kernel also indexes by threadIdx.y
+/// (matrixMul's BLOCK_SIZE x BLOCK_SIZE tiles).
+std::optional<BlockShape> templateShape(const FunctionDecl *FD) {
+  auto T = templateBlockSize(FD);
+  if (!T)
+    return std::nullopt;
+  bool UsesY = usesThreadIdxY(FD->getBody());
+  int64_t N = T->second;
+  if (UsesY && N * N > 1024)
+    return std::nullopt;
+  Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
+  return shapeFrom(
+      D, "template argument " + T->first,
+      {"block of " + std::to_string(D[0]) + " x " + std::to_string(D[1]) +
+       " x 1 threads assumed from template argument " + T->first +
+       (UsesY ? " (the kernel indexes threadIdx.y too: a square block)" : "")});
+}
+
+/// The block shapes to analyze \p FD with, from the first source that
+/// gives any: the command line (the last matching setting wins, as with
+/// flags), an annotation, the launch sites, __launch_bounds__, a template
+/// argument; else one unknown shape.
+std::vector<BlockShape>
+blockShapes(ASTContext &Ctx, const FunctionDecl *FD, const std::string &Name,
+            const std::vector<BlockDimSetting> &Settings,
+            const LaunchList *Ls) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const BlockDimSetting *Setting = nullptr;
+  for (const BlockDimSetting &S : Settings)
+    if (settingMatches(S, FD, Name))
+      Setting = &S;
+  if (Setting)
+    return {shapeFrom(Setting->Dim, "--block-dim")};
+  SourceLocation AnnLoc;
+  if (auto D = annotatedShape(FD, SM, AnnLoc))
+    return {shapeFrom(*D, "annotation at " + fileLine(SM, AnnLoc))};
+  if (Ls) {
+    std::vector<BlockShape> FromLaunches = launchShapes(*Ls, SM);
+    if (!FromLaunches.empty())
+      return FromLaunches;
+  }
+  if (std::optional<BlockShape> S = launchBoundsShape(FD, Ctx))
+    return {std::move(*S)};
+  if (std::optional<BlockShape> S = templateShape(FD))
+    return {std::move(*S)};
+  return {shapeFrom(std::nullopt, "unknown",
+                    {"block shape unknown: blockDim.x assumed a multiple of "
+                     "32 (give it with --block-dim or a launch in this "
+                     "file)"})};
+}
+
+} // namespace
+
+std::vector<KernelConfig>
+findKernels(ASTContext &Ctx, const std::vector<BlockDimSetting> &Settings,
+            const std::function<bool(SourceLocation)> &Include,
+            const std::vector<AssumedValue> &Assumed) {
+  KernelCollector C(Ctx, Assumed);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  C.evaluateLaunches();
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<KernelConfig> Out;
+  for (const FunctionDecl *FD : C.Kernels) {
     auto LI = C.Launches.find(FD->getCanonicalDecl());
-    if (LI != C.Launches.end()) {
-      std::map<Dim3, const KernelCollector::Launch *> Shapes;
-      for (const auto &L : LI->second)
-        if (L.Shape && !Shapes.count(*L.Shape))
-          Shapes[*L.Shape] = &L;
-      if (!Shapes.empty()) {
-        for (const auto &[D, L] : Shapes) {
-          BlockShape S{D, L->Grid,
-                       "launch at " + locString(SM, L->Loc) +
-                           (L->Bindings.empty() ? "" : " with " + L->Bindings),
-                       L->Notes};
-          for (const AssumedValue *A : L->Assumed) {
-            S.Assumptions.push_back("`" + A->Name + "` = " +
-                                    std::to_string(A->Value) +
-                                    " in host code at " + locString(SM, L->Loc) +
-                                    ": assumed (" + A->Source + ")");
-            S.AssumedValues.push_back(
-                {A->Name, A->Value, A->Source,
-                 "host code at " + locString(SM, L->Loc)});
-          }
-          Add(std::move(S));
-        }
-        continue;
-      }
+    const LaunchList *Ls = LI == C.Launches.end() ? nullptr : &LI->second;
+    // A kernel defined in a header is analyzed when a file that is analyzed
+    // launches it (the .cu that instantiates a template kernel of a .cuh).
+    bool Launched = false;
+    if (Ls)
+      for (const auto &L : *Ls)
+        Launched = Launched || Include(L.Loc);
+    if (!Include(FD->getLocation()) && !Launched)
+      continue;
+    std::string Name = kernelName(FD);
+    ParamFacts P;
+    if (Ls && !Ls->empty())
+      P.fromLaunches(FD, *Ls, SM);
+    P.fromAssumed(FD, Name, Assumed);
+    for (BlockShape &S : blockShapes(Ctx, FD, Name, Settings, Ls)) {
+      P.applyTo(S);
+      Out.push_back({FD, Name, std::move(S)});
     }
-    // 4. __launch_bounds__.
-    if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
-      Expr::EvalResult R;
-      if (LB->getMaxThreads() && LB->getMaxThreads()->EvaluateAsInt(R, Ctx)) {
-        int64_t N = R.Val.getInt().getExtValue();
-        if (N >= 1 && N <= 1024) {
-          Add({Dim3{N, 1, 1},
-               std::nullopt,
-               "__launch_bounds__(" + std::to_string(N) + ")",
-               {"block of " + std::to_string(N) +
-                " x 1 x 1 threads assumed from __launch_bounds__(" +
-                std::to_string(N) + ")"}});
-          continue;
-        }
-      }
-    }
-    // 5. A template argument named as a block size: a 1-D block of that
-    // many threads, or a square one when the kernel also indexes by
-    // threadIdx.y (matrixMul's BLOCK_SIZE x BLOCK_SIZE tiles).
-    if (auto T = templateBlockSize(FD)) {
-      bool UsesY = usesThreadIdxY(FD->getBody());
-      int64_t N = T->second;
-      if (!UsesY || N * N <= 1024) {
-        Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
-        Add({D,
-             std::nullopt,
-             "template argument " + T->first,
-             {"block of " + std::to_string(D[0]) + " x " +
-              std::to_string(D[1]) +
-              " x 1 threads assumed from template argument " + T->first +
-              (UsesY ? " (the kernel indexes threadIdx.y too: a square block)"
-                     : "")}});
-        continue;
-      }
-    }
-    Add({std::nullopt,
-         std::nullopt,
-         "unknown",
-         {"block shape unknown: blockDim.x assumed a multiple of 32 "
-          "(give it with --block-dim or a launch in this file)"}});
   }
   return Out;
 }

@@ -4,6 +4,7 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 
 namespace cal {
 
@@ -28,6 +29,25 @@ std::string oneLineSourceText(clang::SourceRange R,
     Out += C;
   }
   return Out;
+}
+
+std::string fileLine(const clang::SourceManager &SM,
+                     clang::SourceLocation Loc) {
+  clang::PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "<unknown>";
+  return (llvm::sys::path::filename(P.getFilename()) + ":" +
+          llvm::Twine(P.getLine()))
+      .str();
+}
+
+bool inSystemOrPrelude(const clang::SourceManager &SM,
+                       clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return true;
+  Loc = SM.getExpansionLoc(Loc);
+  return SM.isInSystemHeader(Loc) ||
+         SM.getFilename(Loc).starts_with("/__cuda_access_lint__/");
 }
 
 } // namespace cal

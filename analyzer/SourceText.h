@@ -4,7 +4,8 @@
 // characters a (possibly macro-expanded) range covers, with every run of
 // whitespace collapsed to one space so that names and expressions stay on
 // one line. Shared by the analyzer (names of symbols and unknown reasons) and
-// the rules (the index term a message quotes).
+// the rules (the index term a message quotes). Also where a place is, for
+// notes ("file.cu:12"), and whether it is the user's code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,15 @@ namespace cal {
 /// characters of one file.
 std::string oneLineSourceText(clang::SourceRange R,
                               const clang::ASTContext &Ctx);
+
+/// "file.cu:12": the file name (no directory) and line of \p Loc's
+/// expansion; "<unknown>" for no place.
+std::string fileLine(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+/// \p Loc (its expansion) is in a system header or the built-in prelude, or
+/// is no place at all: not the user's code.
+bool inSystemOrPrelude(const clang::SourceManager &SM,
+                       clang::SourceLocation Loc);
 
 } // namespace cal
 

@@ -116,7 +116,7 @@ void HostCode::Data::runWriter(const FunctionDecl *FD,
   bindLocals(I, FD->getBody());
   I.hostExec(FD->getBody());
   std::string Where = FD->getNameAsString() + "() (" +
-                      locText(Ctx.getSourceManager(), FD->getLocation()) + ")";
+                      fileLine(Ctx.getSourceManager(), FD->getLocation()) + ")";
   for (const auto &[VD, Ws] : Writers) {
     if (std::find(Ws.begin(), Ws.end(), FD) == Ws.end())
       continue;

@@ -101,9 +101,6 @@ std::string valueText(const AbsValue &V);
 /// A constant integer, or a struct all of whose fields are known.
 bool knownValue(const AbsValue &V);
 
-/// "file.cu:12".
-std::string locText(const clang::SourceManager &SM, clang::SourceLocation Loc);
-
 /// An interpreter's state for host code: no thread context (threadIdx etc.
 /// are unknown symbols).
 struct HostInterp {

@@ -106,15 +106,6 @@ bool knownValue(const AbsValue &V) {
   return false;
 }
 
-std::string locText(const SourceManager &SM, SourceLocation Loc) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (P.isInvalid())
-    return "<unknown>";
-  return (llvm::sys::path::filename(P.getFilename()) + ":" +
-          llvm::Twine(P.getLine()))
-      .str();
-}
-
 void forEachWritten(const Stmt *S, bool RefArguments,
                     llvm::function_ref<void(const VarDecl *)> Fn) {
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *X,

@@ -19,12 +19,7 @@ using namespace clang;
 using namespace host;
 
 bool HostCode::Data::isSystem(SourceLocation Loc) const {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (Loc.isInvalid())
-    return true;
-  Loc = SM.getExpansionLoc(Loc);
-  return SM.isInSystemHeader(Loc) ||
-         SM.getFilename(Loc).starts_with("/__cuda_access_lint__/");
+  return inSystemOrPrelude(Ctx.getSourceManager(), Loc);
 }
 
 namespace {
@@ -93,6 +88,77 @@ std::set<const VarDecl *> dependencies(const Stmt *Body,
   return Out;
 }
 
+/// The step of a loop's increment `++v`, `v--`, `v += 4`: 0 when it is
+/// none of them or not constant.
+int64_t constantStep(ASTContext &Ctx, const Expr *Inc) {
+  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
+  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    return U->isIncrementOp() ? 1 : U->isDecrementOp() ? -1 : 0;
+  if (auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    Expr::EvalResult R;
+    if (B->getRHS()->EvaluateAsInt(R, Ctx))
+      return (B->getOpcode() == BO_AddAssign   ? 1
+              : B->getOpcode() == BO_SubAssign ? -1
+                                               : 0) *
+             R.Val.getInt().getExtValue();
+  }
+  return 0;
+}
+
+/// \p S assigns, increments or takes the address of \p VD.
+bool touches(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (auto *E = dyn_cast<Expr>(S)) {
+    if (auto *B = dyn_cast<BinaryOperator>(E);
+        B && B->isAssignmentOp() && rootVar(B->getLHS()) == VD)
+      return true;
+    if (auto *U = dyn_cast<UnaryOperator>(E);
+        U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+        rootVar(U->getSubExpr()) == VD)
+      return true;
+  }
+  for (const Stmt *C : S->children())
+    if (touches(C, VD))
+      return true;
+  return false;
+}
+
+/// The values from \p Start by \p Step while `v Op Bound` holds; none when
+/// more than MaxLoopValues or \p Op is not a comparison of these.
+std::optional<std::vector<int64_t>> countedValues(int64_t Start, int64_t Step,
+                                                  BinaryOperatorKind Op,
+                                                  int64_t Bound) {
+  std::vector<int64_t> Out;
+  for (int64_t V = Start; Out.size() <= size_t(HostCode::Data::MaxLoopValues);
+       V += Step) {
+    bool In = false;
+    switch (Op) {
+    case BO_LT:
+      In = V < Bound;
+      break;
+    case BO_LE:
+      In = V <= Bound;
+      break;
+    case BO_GT:
+      In = V > Bound;
+      break;
+    case BO_GE:
+      In = V >= Bound;
+      break;
+    case BO_NE:
+      In = V != Bound;
+      break;
+    default:
+      return std::nullopt;
+    }
+    if (!In)
+      return Out;
+    Out.push_back(V);
+  }
+  return std::nullopt; // too many
+}
+
 /// `for (int v = a; v < b; v += s)` with constants a, b, s around \p At,
 /// the body not modifying v: its values.
 std::optional<std::vector<int64_t>> loopValues(ASTContext &Ctx,
@@ -112,43 +178,9 @@ std::optional<std::vector<int64_t>> loopValues(ASTContext &Ctx,
   auto *L = dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
   if (!L || L->getDecl() != VD)
     return std::nullopt;
-  int64_t Step = 0;
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    if (U->isIncrementOp())
-      Step = 1;
-    else if (U->isDecrementOp())
-      Step = -1;
-  } else if (auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    Expr::EvalResult R;
-    if (B->getRHS()->EvaluateAsInt(R, Ctx))
-      Step = (B->getOpcode() == BO_AddAssign   ? 1
-              : B->getOpcode() == BO_SubAssign ? -1
-                                               : 0) *
-             R.Val.getInt().getExtValue();
-  }
-  if (Step == 0)
-    return std::nullopt;
-  llvm::SmallPtrSet<const VarDecl *, 8> Modified;
+  int64_t Step = constantStep(Ctx, F->getInc());
   // (The body must leave the counter alone.)
-  std::function<bool(const Stmt *)> Touches = [&](const Stmt *S) {
-    if (!S)
-      return false;
-    if (auto *E = dyn_cast<Expr>(S)) {
-      if (auto *B = dyn_cast<BinaryOperator>(E);
-          B && B->isAssignmentOp() && rootVar(B->getLHS()) == VD)
-        return true;
-      if (auto *U = dyn_cast<UnaryOperator>(E);
-          U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-          rootVar(U->getSubExpr()) == VD)
-        return true;
-    }
-    for (const Stmt *C : S->children())
-      if (Touches(C))
-        return true;
-    return false;
-  };
-  if (Touches(F->getBody()))
+  if (Step == 0 || touches(F->getBody(), VD))
     return std::nullopt;
   AbsValue Start = Interpreter::evalHostExpr(Ctx, VD->getInit(), Enclosing, F);
   AbsValue Bound = Interpreter::evalHostExpr(Ctx, Cond->getRHS(), Enclosing, F);
@@ -156,34 +188,7 @@ std::optional<std::vector<int64_t>> loopValues(ASTContext &Ctx,
   auto B = Bound.isInt() ? Bound.Val.asConstant() : std::nullopt;
   if (!S || !B)
     return std::nullopt;
-  std::vector<int64_t> Out;
-  for (int64_t V = *S; Out.size() <= size_t(HostCode::Data::MaxLoopValues);
-       V += Step) {
-    bool In = false;
-    switch (Cond->getOpcode()) {
-    case BO_LT:
-      In = V < *B;
-      break;
-    case BO_LE:
-      In = V <= *B;
-      break;
-    case BO_GT:
-      In = V > *B;
-      break;
-    case BO_GE:
-      In = V >= *B;
-      break;
-    case BO_NE:
-      In = V != *B;
-      break;
-    default:
-      return std::nullopt;
-    }
-    if (!In)
-      return Out;
-    Out.push_back(V);
-  }
-  return std::nullopt; // too many
+  return countedValues(*S, Step, Cond->getOpcode(), *B);
 }
 
 } // namespace
@@ -219,8 +224,8 @@ void HostCode::Data::parameterChoices(const FunctionDecl *Enclosing,
           C.Values.push_back({V, PD->getNameAsString() + " = " + valueText(V) +
                                      " (" + Caller->getNameAsString() +
                                      " calls " + Enclosing->getNameAsString() +
-                                     " at " + locText(SM, Call->getBeginLoc()) +
-                                     ")"});
+                                     " at " +
+                                     fileLine(SM, Call->getBeginLoc()) + ")"});
       }
     }
     if (!C.Values.empty())
