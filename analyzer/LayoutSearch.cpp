@@ -29,6 +29,91 @@ std::optional<int64_t> constantValue(const ASTContext &Ctx, const Expr *E) {
   return R.Val.getInt().getExtValue();
 }
 
+/// What one reference \p D to \p Array is, given the statements above it
+/// (\p P, the innermost last).
+ArrayUse classifyUse(const VarDecl *Array, unsigned Rank, const DeclRefExpr *D,
+                     llvm::ArrayRef<const Stmt *> P) {
+  ArrayUse U;
+  U.Ref = D;
+  size_t I = P.size();
+  const Stmt *Cur = D;
+  unsigned Depth = 0;
+  while (I > 0) {
+    const Stmt *Up = P[I - 1];
+    const auto *IC = dyn_cast<ImplicitCastExpr>(Up);
+    if (isa<ParenExpr>(Up) ||
+        (IC && (IC->getCastKind() == CK_ArrayToPointerDecay ||
+                IC->getCastKind() == CK_NoOp))) {
+      Cur = Up;
+      --I;
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Up);
+        A && A->getBase() == Cur && Depth < Rank) {
+      ++Depth;
+      U.Subscript = A;
+      Cur = Up;
+      --I;
+      continue;
+    }
+    break;
+  }
+  if (Depth < Rank && I > 0 && isa<UnaryExprOrTypeTraitExpr>(P[I - 1])) {
+    U.K = ArrayUse::Sizeof;
+    return U;
+  }
+  if (Depth != Rank || !U.Subscript)
+    return U; // NotElement
+  U.K = ArrayUse::Element;
+  // `&a[i]` must be cast and dereferenced (a vector access in the row).
+  const auto *Addr = I > 0 ? dyn_cast<UnaryOperator>(P[I - 1]) : nullptr;
+  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+    return U;
+  size_t J = I - 1;
+  const Stmt *Ptr = Addr;
+  while (J > 0 && (isa<ParenExpr>(P[J - 1]) || isa<CastExpr>(P[J - 1])))
+    Ptr = P[--J];
+  const Stmt *User = J > 0 ? P[J - 1] : nullptr;
+  if (const auto *UD = dyn_cast_or_null<UnaryOperator>(User);
+      UD && UD->getOpcode() == UO_Deref)
+    return U;
+  if (const auto *A = dyn_cast_or_null<ArraySubscriptExpr>(User)) {
+    auto Z = constantValue(Array->getASTContext(), A->getIdx());
+    if (A->getBase()->IgnoreParenImpCasts() ==
+            cast<Expr>(Ptr)->IgnoreParenImpCasts() &&
+        Z && *Z == 0)
+      return U;
+  }
+  U.K = ArrayUse::PointerKept;
+  return U;
+}
+
+bool walkUses(const Stmt *S, const VarDecl *Array, unsigned Rank,
+              std::vector<const Stmt *> &Parents,
+              llvm::function_ref<bool(const ArrayUse &)> Visit) {
+  if (!S)
+    return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == Array)
+    if (!Visit(classifyUse(Array, Rank, D, Parents)))
+      return false;
+  Parents.push_back(S);
+  for (const Stmt *C : S->children())
+    if (!walkUses(C, Array, Rank, Parents, Visit))
+      return false;
+  Parents.pop_back();
+  return true;
+}
+
+} // namespace
+
+void forEachArrayUse(const Stmt *Body, const VarDecl *Array, unsigned Rank,
+                     llvm::function_ref<bool(const ArrayUse &)> Visit) {
+  std::vector<const Stmt *> Parents;
+  walkUses(Body, Array, Rank, Parents, Visit);
+}
+
+namespace {
+
 /// The expression's text, when it is written in the file (a macro name as a
 /// whole counts; a piece of a macro body does not).
 std::string fileText(const ASTContext &Ctx, const Expr *E) {
@@ -80,101 +165,41 @@ std::optional<Scaled> scaledTerm(const ASTContext &Ctx, const Expr *T) {
   return std::nullopt;
 }
 
-/// Every reference to \p VD in a body, with the statements above it.
-template <typename F>
-void forEachUse(const Stmt *S, const VarDecl *VD,
-                std::vector<const Stmt *> &Parents, F &&Visit) {
-  if (!S)
-    return;
-  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
-    Visit(D, Parents);
-  Parents.push_back(S);
-  for (const Stmt *C : S->children())
-    forEachUse(C, VD, Parents, Visit);
-  Parents.pop_back();
-}
-
-/// The subscript expressions `a[i]` (\p Rank deep) that use \p VD, or null
-/// with \p Why when one use is not a subscript of that depth whose element
-/// is read, written, or has its address cast and dereferenced.
+/// The subscripts `a[i]` (\p Rank deep) that use \p VD, or null with \p Why
+/// when one use is not a subscript of that depth whose element is read,
+/// written, or has its address cast and dereferenced.
 std::optional<std::vector<const ArraySubscriptExpr *>>
 subscriptsOf(const VarDecl *VD, const FunctionDecl *Kernel, unsigned Rank,
              std::string &Why) {
-  std::vector<const ArraySubscriptExpr *> Out;
-  std::vector<const Stmt *> Parents;
-  bool Ok = true;
   const Stmt *Body = Kernel ? Kernel->getBody() : nullptr;
   if (!Body) {
     Why = "the kernel's body is not available";
     return std::nullopt;
   }
-  forEachUse(Body, VD, Parents, [&](const DeclRefExpr *D,
-                                    const std::vector<const Stmt *> &P) {
-    if (!Ok)
-      return;
-    size_t I = P.size();
-    const Stmt *Cur = D;
-    unsigned Depth = 0;
-    const ArraySubscriptExpr *Last = nullptr;
-    while (I > 0) {
-      const Stmt *Up = P[I - 1];
-      if (isa<ParenExpr>(Up) ||
-          (isa<ImplicitCastExpr>(Up) &&
-           (cast<ImplicitCastExpr>(Up)->getCastKind() ==
-                CK_ArrayToPointerDecay ||
-            cast<ImplicitCastExpr>(Up)->getCastKind() == CK_NoOp))) {
-        Cur = Up;
-        --I;
-        continue;
-      }
-      if (const auto *A = dyn_cast<ArraySubscriptExpr>(Up);
-          A && A->getBase() == Cur && Depth < Rank) {
-        ++Depth;
-        Last = A;
-        Cur = Up;
-        --I;
-        continue;
-      }
-      if (isa<UnaryExprOrTypeTraitExpr>(Up)) {
-        Ok = false;
-        Why = "`" + VD->getNameAsString() +
-              "` is used in sizeof, which a new layout would change";
-        return;
-      }
+  std::vector<const ArraySubscriptExpr *> Out;
+  std::string Name = "`" + VD->getNameAsString() + "`";
+  bool Ok = true;
+  forEachArrayUse(Body, VD, Rank, [&](const ArrayUse &U) {
+    switch (U.K) {
+    case ArrayUse::Element:
+      Out.push_back(U.Subscript);
+      return true;
+    case ArrayUse::Sizeof:
+      Why = Name + " is used in sizeof, which a new layout would change";
+      break;
+    case ArrayUse::NotElement:
+      Why = Name + " is also used other than element by element (a pointer "
+                   "into it), where a new layout would change what the code "
+                   "assumes";
+      break;
+    case ArrayUse::PointerKept:
+      Why = "a pointer into " + Name +
+            " is kept, where a new layout would change what the code "
+            "assumes";
       break;
     }
-    if (Depth != Rank || !Last) {
-      Ok = false;
-      Why = "`" + VD->getNameAsString() +
-            "` is also used other than element by element (a pointer into "
-            "it), where a new layout would change what the code assumes";
-      return;
-    }
-    // `&a[i]` must be cast and dereferenced (a vector access in the row).
-    if (I > 0)
-      if (const auto *U = dyn_cast<UnaryOperator>(P[I - 1]);
-          U && U->getOpcode() == UO_AddrOf) {
-        size_t J = I - 1;
-        while (J > 0 && (isa<ParenExpr>(P[J - 1]) || isa<CastExpr>(P[J - 1])))
-          --J;
-        bool Deref = false;
-        if (J > 0) {
-          if (const auto *UD = dyn_cast<UnaryOperator>(P[J - 1]))
-            Deref = UD->getOpcode() == UO_Deref;
-          if (const auto *A = dyn_cast<ArraySubscriptExpr>(P[J - 1])) {
-            auto Z = constantValue(VD->getASTContext(), A->getIdx());
-            Deref = Z && *Z == 0;
-          }
-        }
-        if (!Deref) {
-          Ok = false;
-          Why = "a pointer into `" + VD->getNameAsString() +
-                "` is kept, where a new layout would change what the code "
-                "assumes";
-          return;
-        }
-      }
-    Out.push_back(Last);
+    Ok = false;
+    return false;
   });
   if (!Ok)
     return std::nullopt;

@@ -28,11 +28,40 @@
 
 #include "analyzer/Analyzer.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cal {
+
+/// One reference to an array in a kernel's body, as a new layout of the
+/// array (padding, a swizzle) sees it.
+struct ArrayUse {
+  enum Kind {
+    /// `a[i][j]` with every subscript: read, written, or its address cast
+    /// and dereferenced at once (`*reinterpret_cast<float4 *>(&a[i][j])`).
+    Element,
+    /// In sizeof (alignof ...), of the array or of a row of it: a new
+    /// layout changes it.
+    Sizeof,
+    /// Fewer subscripts: a pointer into it, the array handed on.
+    NotElement,
+    /// `&a[i][j]` kept as a pointer, not dereferenced at once.
+    PointerKept,
+  };
+  Kind K = NotElement;
+  const clang::DeclRefExpr *Ref = nullptr;
+  /// The outermost subscript (Element, PointerKept).
+  const clang::ArraySubscriptExpr *Subscript = nullptr;
+};
+
+/// Calls \p Visit with every reference to \p Array (of \p Rank constant
+/// dimensions) in \p Body, in source order, until \p Visit returns false.
+void forEachArrayUse(const clang::Stmt *Body, const clang::VarDecl *Array,
+                     unsigned Rank,
+                     llvm::function_ref<bool(const ArrayUse &)> Visit);
 
 /// How a one-dimensional shared array's indices lay it out as rows.
 struct RowLayout {

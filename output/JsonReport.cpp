@@ -17,16 +17,6 @@ namespace cal {
 
 using nlohmann::json;
 
-namespace {
-
-template <typename T> json optNumber(const std::optional<T> &V) {
-  if (!V)
-    return nullptr;
-  return jsonNumber(static_cast<double>(*V));
-}
-
-} // namespace
-
 json accessJson(const AccessFacts &F, const AnalysisResult &R,
                 const clang::SourceManager &SM) {
   json J;

@@ -21,6 +21,18 @@ using namespace clang;
 
 namespace {
 
+/// \p Msg as a diagnostic of level \p L at \p Loc; with \p Carets false,
+/// the location without the source line.
+DiagnosticBuilder customDiagnostic(DiagnosticsEngine &Diags,
+                                   DiagnosticOptions &Opts, SourceLocation Loc,
+                                   DiagnosticsEngine::Level L,
+                                   const std::string &Msg, bool Carets) {
+  Opts.ShowCarets = Carets;
+  unsigned ID = Diags.getDiagnosticIDs()->getCustomDiagID(
+      static_cast<DiagnosticIDs::Level>(L), "%0");
+  return std::move(Diags.Report(Loc, ID) << Msg);
+}
+
 /// A DiagnosticsEngine of our own on the TU's SourceManager, so findings do
 /// not count as the parse's errors.
 class FindingEmitter {
@@ -38,10 +50,7 @@ public:
   /// source line again (the notes that explain a finding).
   DiagnosticBuilder report(SourceLocation Loc, DiagnosticsEngine::Level L,
                            const std::string &Msg, bool Carets = true) {
-    Opts.ShowCarets = Carets;
-    unsigned ID = Diags.getDiagnosticIDs()->getCustomDiagID(
-        static_cast<DiagnosticIDs::Level>(L), "%0");
-    return std::move(Diags.Report(Loc, ID) << Msg);
+    return customDiagnostic(Diags, Opts, Loc, L, Msg, Carets);
   }
 
 private:
@@ -107,10 +116,7 @@ public:
 
   DiagnosticBuilder report(SourceLocation Loc, DiagnosticsEngine::Level L,
                            const std::string &Msg, bool Carets = true) {
-    Opts.ShowCarets = Carets;
-    unsigned ID = Diags.getDiagnosticIDs()->getCustomDiagID(
-        static_cast<DiagnosticIDs::Level>(L), "%0");
-    return std::move(Diags.Report(Loc, ID) << Msg);
+    return customDiagnostic(Diags, Opts, Loc, L, Msg, Carets);
   }
 
   /// "expanded from macro 'NAME'" at the macro's definition.

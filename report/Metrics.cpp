@@ -18,16 +18,6 @@ json jsonNumber(double V) {
   return std::round(V * Scale) / Scale;
 }
 
-namespace {
-
-template <typename T> json optNumber(const std::optional<T> &V) {
-  if (!V)
-    return nullptr;
-  return jsonNumber(static_cast<double>(*V));
-}
-
-} // namespace
-
 json metricsJson(const AccessFacts &F) {
   json M;
   M["bytes_per_lane"] = F.BytesPerLane;

@@ -81,111 +81,14 @@ constexpr int64_t MaxStaticShared = 48 * 1024;
 /// Every use of \p VD in \p Body indexes it fully (`sh[a][b]`, possibly as
 /// `*reinterpret_cast<T *>(&sh[a][b])`): then padding its innermost
 /// dimension leaves every element where the code expects it.
-class PaddingSafety {
-public:
-  PaddingSafety(const VarDecl *VD, unsigned Rank) : VD(VD), Rank(Rank) {}
-
-  bool run(const Stmt *Body) {
-    std::vector<const Stmt *> Parents;
-    walk(Body, Parents);
-    return Safe;
-  }
-
-private:
-  static const Stmt *skipCasts(std::vector<const Stmt *> &P, size_t &I,
-                               const Stmt *Cur) {
-    while (I > 0) {
-      const Stmt *Up = P[I - 1];
-      if (isa<ParenExpr>(Up) || isa<ImplicitCastExpr>(Up) ||
-          isa<ExplicitCastExpr>(Up)) {
-        Cur = Up;
-        --I;
-        continue;
-      }
-      break;
-    }
-    return Cur;
-  }
-
-  void check(std::vector<const Stmt *> &P, const DeclRefExpr *D) {
-    size_t I = P.size();
-    const Stmt *Cur = D;
-    unsigned Depth = 0;
-    while (I > 0) {
-      const Stmt *Up = P[I - 1];
-      if (isa<ParenExpr>(Up) ||
-          (isa<ImplicitCastExpr>(Up) &&
-           (cast<ImplicitCastExpr>(Up)->getCastKind() ==
-                CK_ArrayToPointerDecay ||
-            cast<ImplicitCastExpr>(Up)->getCastKind() == CK_NoOp))) {
-        Cur = Up;
-        --I;
-        continue;
-      }
-      if (auto *A = dyn_cast<ArraySubscriptExpr>(Up);
-          A && A->getBase() == Cur) {
-        ++Depth;
-        Cur = Up;
-        --I;
-        continue;
-      }
-      break;
-    }
-    if (Depth != Rank) {
-      Safe = false;
-      return;
-    }
-    // The element is used directly, or its address is cast and dereferenced
-    // (a vector access within the row).
-    if (I > 0)
-      if (auto *U = dyn_cast<UnaryOperator>(P[I - 1]);
-          U && U->getOpcode() == UO_AddrOf) {
-        --I;
-        Cur = skipCasts(P, I, U);
-        if (I == 0) {
-          Safe = false;
-          return;
-        }
-        const Stmt *User = P[I - 1];
-        if (auto *UD = dyn_cast<UnaryOperator>(User);
-            UD && UD->getOpcode() == UO_Deref)
-          return;
-        if (auto *A = dyn_cast<ArraySubscriptExpr>(User)) {
-          Expr::EvalResult R;
-          if (A->getBase()->IgnoreParenImpCasts() ==
-                  cast<Expr>(Cur)->IgnoreParenImpCasts() &&
-              A->getIdx()->EvaluateAsInt(R, VD->getASTContext()) &&
-              R.Val.getInt() == 0)
-            return;
-        }
-        Safe = false;
-      }
-  }
-
-  void walk(const Stmt *S, std::vector<const Stmt *> &P) {
-    if (!S || !Safe)
-      return;
-    if (auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == VD)
-      check(P, D);
-    if (auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(S)) {
-      // sizeof(sh) changes with the padding.
-      if (!U->isArgumentType())
-        if (auto *D = dyn_cast<DeclRefExpr>(
-                U->getArgumentExpr()->IgnoreParenImpCasts());
-            D && D->getDecl() == VD)
-          Safe = false;
-      return;
-    }
-    P.push_back(S);
-    for (const Stmt *C : S->children())
-      walk(C, P);
-    P.pop_back();
-  }
-
-  const VarDecl *VD;
-  unsigned Rank;
+bool paddingSafe(const VarDecl *VD, unsigned Rank, const Stmt *Body) {
   bool Safe = true;
-};
+  forEachArrayUse(Body, VD, Rank, [&](const ArrayUse &U) {
+    Safe = U.K == ArrayUse::Element;
+    return Safe;
+  });
+  return Safe;
+}
 
 unsigned arrayRank(const ASTContext &Ctx, QualType T) {
   unsigned R = 0;
@@ -267,7 +170,7 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
   }
   for (auto &[K, VD] : Configs) {
     const FunctionDecl *FD = Ctx.Result.Kernels[K].Decl;
-    if (!PaddingSafety(VD, Rank).run(FD->getBody())) {
+    if (!paddingSafe(VD, Rank, FD->getBody())) {
       Plan.Why = "`" + VD->getNameAsString() +
                  "` is also used other than element by element (a pointer "
                  "into it, sizeof), where padding would change the layout "
