@@ -25,7 +25,8 @@ namespace {
 double loadsInFlight(const AccessFacts &F) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!L->Trip || *L->Trip <= 0 || N * double(*L->Trip) > H200::MaxUnrolledLoads)
+    if (!L->Trip || *L->Trip <= 0 ||
+        N * double(*L->Trip) > H200::MaxUnrolledLoads)
       break;
     N *= double(*L->Trip);
   }
@@ -37,7 +38,8 @@ double loadsInFlight(const AccessFacts &F) {
 const clang::Stmt *phaseOf(const AccessFacts &F) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!L->Trip || *L->Trip <= 0 || N * double(*L->Trip) > H200::MaxUnrolledLoads)
+    if (!L->Trip || *L->Trip <= 0 ||
+        N * double(*L->Trip) > H200::MaxUnrolledLoads)
       return L->Loop;
     N *= double(*L->Trip);
   }
@@ -46,9 +48,10 @@ const clang::Stmt *phaseOf(const AccessFacts &F) {
 
 } // namespace
 
-KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
-  KernelPrediction P;
-  const KernelInfo &K = R.Kernels[Kernel];
+namespace {
+
+/// Warps per block and blocks of the launch; what is missing when unknown.
+void countShape(const KernelInfo &K, KernelPrediction &P) {
   P.Complete = true;
   if (K.Shape.Dim) {
     const Dim3 &D = *K.Shape.Dim;
@@ -64,132 +67,163 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
     P.Complete = false;
     P.Missing.push_back("grid size");
   }
-  double Warps = P.WarpsPerBlock * P.Blocks;
-  // Bytes in flight per warp, per phase (the loads of one not-unrolled loop,
-  // or of the straight-line code): the largest phase counts.
+}
+
+/// What the accesses of one kernel add up to besides the prediction's
+/// totals: the bytes in flight per phase, the shared arrays, the loops'
+/// trip counts and the DRAM bytes read.
+struct AccessTally {
+  /// Bytes in flight per warp, per phase (the loads of one not-unrolled
+  /// loop, or of the straight-line code).
   std::map<const clang::Stmt *, double> PhaseBytes;
   std::set<const MemRegion *> SharedArrays;
   std::map<const clang::Stmt *, int64_t> Trips;
   double ReadBytes = 0;
-  for (const AccessFacts &F : R.Accesses) {
-    if (F.Kernel != Kernel)
-      continue;
-    for (const LoopFact &L : F.Loops)
-      if (L.Loop && L.Trip)
-        Trips.emplace(L.Loop, *L.Trip);
-    if (F.Space == MemSpace::Local)
-      continue;
-    if (!F.ExecutionsPerWarp) {
-      P.Complete = false;
-      P.Missing.push_back("trip count of a loop around `" + F.Array + "`");
-      continue;
-    }
-    if (!F.AddressKnown) {
-      P.Complete = false;
-      P.Missing.push_back("addresses of `" + F.Array + "`");
-      continue;
-    }
-    double Requests = *F.ExecutionsPerWarp * Warps;
-    if (F.Space == MemSpace::Shared) {
-      SharedArrays.insert(F.Region);
-      P.SharedRequests += Requests;
-      P.SharedWavefronts += Requests * F.WavefrontsPerRequest.value_or(1);
-      continue;
-    }
-    P.GlobalRequests += Requests;
-    P.GlobalLines += Requests * F.LinesPerRequest.value_or(0);
-    P.GlobalSectors += Requests * F.SectorsPerRequest.value_or(0);
-    if (F.Kind != AccessKind::Load)
-      P.PartialStoreSectors +=
-          Requests * F.PartialSectorsPerRequest.value_or(0);
-    double Bytes = Requests * F.BytesPerRequest.value_or(0);
-    // Holes between lanes at a constant stride that the loop never fills
-    // stay holes for every warp: whole sectors cross the bus.
-    // (Accesses of the same iteration that continue each lane's run --
-    // hand-unrolled neighbours, the other pieces of a struct -- fill them.)
-    int64_t Filled = int64_t(F.SiblingRun) * F.BytesPerLane;
-    bool PermanentHoles = F.LaneGroups == 1 && F.LaneStrideBytes &&
-                          std::abs(*F.LaneStrideBytes) > Filled &&
-                          F.FootprintUtilization &&
-                          *F.FootprintUtilization < 0.99;
-    if (PermanentHoles && *F.FootprintUtilization > 0) {
-      Bytes /= *F.FootprintUtilization;
-      // A store's partial sectors that nothing fills: the L2 reads each from
-      // DRAM to merge it, then writes it back whole (store_strided<8>,
-      // store_blocked16<1>: DRAM reads = writes = 32 bytes per sector). Only
-      // in a 1-D block, where the other warps continue the lanes' stride and
-      // leave the same holes; in a 2-D block the warps of other rows may fill
-      // them (a naive transpose's stores: DRAM sees each byte once).
-      bool OneDimBlock = K.Shape.Dim && (*K.Shape.Dim)[1] == 1 && (*K.Shape.Dim)[2] == 1;
-      if (F.Kind == AccessKind::Store && OneDimBlock) {
-        if (std::abs(*F.LaneStrideBytes) >= H200::DramBurstBytes)
-          Bytes *= H200::DramBurstBytes / 32; // of a 32-byte sector
-        P.StoreFillBytes += Bytes;
-        Bytes *= 2;
-      }
-    }
-    P.DramBytes += Bytes;
-    if (F.Kind == AccessKind::Load) {
-      ReadBytes += Bytes;
-      PhaseBytes[phaseOf(F)] += Bytes / Requests * loadsInFlight(F);
-    }
+};
+
+/// The DRAM bytes of one global access over the launch (\p Requests of
+/// them); a store's fill reads are added to P.StoreFillBytes.
+double dramBytesOf(const AccessFacts &F, const KernelInfo &K, double Requests,
+                   KernelPrediction &P) {
+  double Bytes = Requests * F.BytesPerRequest.value_or(0);
+  // Holes between lanes at a constant stride that the loop never fills
+  // stay holes for every warp: whole sectors cross the bus.
+  // (Accesses of the same iteration that continue each lane's run --
+  // hand-unrolled neighbours, the other pieces of a struct -- fill them.)
+  int64_t Filled = int64_t(F.SiblingRun) * F.BytesPerLane;
+  bool PermanentHoles = F.LaneGroups == 1 && F.LaneStrideBytes &&
+                        std::abs(*F.LaneStrideBytes) > Filled &&
+                        F.FootprintUtilization &&
+                        *F.FootprintUtilization < 0.99;
+  if (!PermanentHoles || *F.FootprintUtilization <= 0)
+    return Bytes;
+  Bytes /= *F.FootprintUtilization;
+  // A store's partial sectors that nothing fills: the L2 reads each from
+  // DRAM to merge it, then writes it back whole (store_strided<8>,
+  // store_blocked16<1>: DRAM reads = writes = 32 bytes per sector). Only
+  // in a 1-D block, where the other warps continue the lanes' stride and
+  // leave the same holes; in a 2-D block the warps of other rows may fill
+  // them (a naive transpose's stores: DRAM sees each byte once).
+  bool OneDimBlock =
+      K.Shape.Dim && (*K.Shape.Dim)[1] == 1 && (*K.Shape.Dim)[2] == 1;
+  if (F.Kind == AccessKind::Store && OneDimBlock) {
+    if (std::abs(*F.LaneStrideBytes) >= H200::DramBurstBytes)
+      Bytes *= H200::DramBurstBytes / 32; // of a 32-byte sector
+    P.StoreFillBytes += Bytes;
+    Bytes *= 2;
   }
-  for (const auto &[Phase, B] : PhaseBytes)
-    P.BytesInFlightPerWarp = std::max(P.BytesInFlightPerWarp, B);
-  // Resident warps per SM: threads, blocks, static shared memory, registers
-  // (__launch_bounds__'s minimum blocks, else an estimate: a base plus the
-  // loaded values a thread holds).
-  if (P.WarpsPerBlock > 0) {
-    double Threads = P.WarpsPerBlock * WarpSize;
-    double ByThreads = std::floor(H200::ThreadsPerSM / Threads);
-    double StaticShared = 0;
-    if (K.Decl) {
-      clang::ASTContext &Ctx = K.Decl->getASTContext();
-      for (const MemRegion *M : SharedArrays)
-        if (M && !M->DeclType.isNull() && M->DeclType->isConstantSizeType() &&
-            !M->DeclType->isIncompleteType())
-          StaticShared += double(Ctx.getTypeSizeInChars(M->DeclType).getQuantity());
-    }
-    double ByShared = std::floor(H200::SharedBytesPerSM /
-                                 (StaticShared + H200::SharedReservedPerBlock));
-    double Regs = std::min(255.0, H200::BaseRegisters +
-                                      P.BytesInFlightPerWarp / WarpSize / 4);
-    double RegsPerWarp = std::ceil(Regs * WarpSize / 256) * 256;
-    double ByRegs = std::floor(std::floor(H200::RegistersPerSM / RegsPerWarp) /
-                               P.WarpsPerBlock);
-    double BlocksPerSM = std::min({H200::BlocksPerSM, ByThreads, ByShared, ByRegs});
-    if (K.Decl)
-      if (const auto *LB = K.Decl->getAttr<clang::CUDALaunchBoundsAttr>())
-        if (const clang::Expr *MinB = LB->getMinBlocks())
-          if (auto V = MinB->getIntegerConstantExpr(K.Decl->getASTContext()))
-            if (V->getExtValue() > 0)
-              BlocksPerSM = std::max(
-                  BlocksPerSM, std::min({double(V->getExtValue()), ByThreads, ByShared}));
-    P.ResidentWarpsPerSM = std::max(1.0, BlocksPerSM) * P.WarpsPerBlock;
+  return Bytes;
+}
+
+/// One access's requests, sectors, wavefronts and DRAM bytes, added to the
+/// prediction's totals (or what keeps it from being counted).
+void countAccess(const AccessFacts &F, const KernelInfo &K, double Warps,
+                 KernelPrediction &P, AccessTally &T) {
+  for (const LoopFact &L : F.Loops)
+    if (L.Loop && L.Trip)
+      T.Trips.emplace(L.Loop, *L.Trip);
+  if (F.Space == MemSpace::Local)
+    return;
+  if (!F.ExecutionsPerWarp) {
+    P.Complete = false;
+    P.Missing.push_back("trip count of a loop around `" + F.Array + "`");
+    return;
   }
-  // Little's law: the loads a launch keeps in flight, over the latency they
-  // wait, bound the rate at which it reads.
-  double ResidentWarps =
-      std::min(Warps, P.ResidentWarpsPerSM * double(H200::SMs));
-  double InFlight = ResidentWarps * P.BytesInFlightPerWarp;
-  if (ReadBytes > 0 && InFlight > 0)
-    P.LatencyTime = ReadBytes * H200::LoadLatency / InFlight;
-  // Arithmetic: per thread from the AST, times the threads of the launch.
+  if (!F.AddressKnown) {
+    P.Complete = false;
+    P.Missing.push_back("addresses of `" + F.Array + "`");
+    return;
+  }
+  double Requests = *F.ExecutionsPerWarp * Warps;
+  if (F.Space == MemSpace::Shared) {
+    T.SharedArrays.insert(F.Region);
+    P.SharedRequests += Requests;
+    P.SharedWavefronts += Requests * F.WavefrontsPerRequest.value_or(1);
+    return;
+  }
+  P.GlobalRequests += Requests;
+  P.GlobalLines += Requests * F.LinesPerRequest.value_or(0);
+  P.GlobalSectors += Requests * F.SectorsPerRequest.value_or(0);
+  if (F.Kind != AccessKind::Load)
+    P.PartialStoreSectors += Requests * F.PartialSectorsPerRequest.value_or(0);
+  double Bytes = dramBytesOf(F, K, Requests, P);
+  P.DramBytes += Bytes;
+  if (F.Kind == AccessKind::Load) {
+    T.ReadBytes += Bytes;
+    T.PhaseBytes[phaseOf(F)] += Bytes / Requests * loadsInFlight(F);
+  }
+}
+
+/// The static shared memory of a block: the sizes of the shared arrays its
+/// accesses name.
+double staticSharedBytes(const KernelInfo &K,
+                         const std::set<const MemRegion *> &Arrays) {
+  double Bytes = 0;
+  if (!K.Decl)
+    return Bytes;
+  clang::ASTContext &Ctx = K.Decl->getASTContext();
+  for (const MemRegion *M : Arrays)
+    if (M && !M->DeclType.isNull() && M->DeclType->isConstantSizeType() &&
+        !M->DeclType->isIncompleteType())
+      Bytes += double(Ctx.getTypeSizeInChars(M->DeclType).getQuantity());
+  return Bytes;
+}
+
+/// Resident warps per SM: threads, blocks, static shared memory, registers
+/// (__launch_bounds__'s minimum blocks, else an estimate: a base plus the
+/// loaded values a thread holds).
+double residentWarpsPerSM(const KernelInfo &K, const KernelPrediction &P,
+                          const std::set<const MemRegion *> &SharedArrays) {
+  double Threads = P.WarpsPerBlock * WarpSize;
+  double ByThreads = std::floor(H200::ThreadsPerSM / Threads);
+  double ByShared =
+      std::floor(H200::SharedBytesPerSM / (staticSharedBytes(K, SharedArrays) +
+                                           H200::SharedReservedPerBlock));
+  double Regs = std::min(255.0, H200::BaseRegisters +
+                                    P.BytesInFlightPerWarp / WarpSize / 4);
+  double RegsPerWarp = std::ceil(Regs * WarpSize / 256) * 256;
+  double ByRegs = std::floor(std::floor(H200::RegistersPerSM / RegsPerWarp) /
+                             P.WarpsPerBlock);
+  double BlocksPerSM =
+      std::min({H200::BlocksPerSM, ByThreads, ByShared, ByRegs});
+  if (K.Decl)
+    if (const auto *LB = K.Decl->getAttr<clang::CUDALaunchBoundsAttr>())
+      if (const clang::Expr *MinB = LB->getMinBlocks())
+        if (auto V = MinB->getIntegerConstantExpr(K.Decl->getASTContext()))
+          if (V->getExtValue() > 0)
+            BlocksPerSM = std::max(
+                BlocksPerSM,
+                std::min({double(V->getExtValue()), ByThreads, ByShared}));
+  return std::max(1.0, BlocksPerSM) * P.WarpsPerBlock;
+}
+
+/// Arithmetic: per thread from the AST, times the threads of the launch;
+/// the FP32 and FP64 issue time.
+void countCompute(const KernelInfo &K,
+                  const std::map<const clang::Stmt *, int64_t> &Trips,
+                  KernelPrediction &P) {
   P.Flops = countFlops(K.Decl, Trips);
   // A loop of unknown trip around arithmetic only (no access in it, no
   // constant header): its body counts once, the compute budget is then a
   // lower bound (FlopCount::Complete says so), the prediction stands.
   double Threads = P.WarpsPerBlock * WarpSize * P.Blocks;
   if (K.Shape.Dim)
-    Threads = double((*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] * (*K.Shape.Dim)[2]) * P.Blocks;
+    Threads =
+        double((*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] * (*K.Shape.Dim)[2]) *
+        P.Blocks;
   P.TotalFlops = P.Flops.flops() * Threads;
   if (P.DramBytes > 0)
     P.ArithmeticIntensity = P.TotalFlops / P.DramBytes;
   const FlopCount &C = P.Flops;
   P.ComputeTime =
-      Threads * ((C.Fma32 + C.Mul32 + C.Add32 + C.Div32) / H200::Fp32LaneOpsPerSecond +
-                 (C.Fma64 + C.Mul64 + C.Add64 + C.Div64) / H200::Fp64LaneOpsPerSecond);
+      Threads *
+      ((C.Fma32 + C.Mul32 + C.Add32 + C.Div32) / H200::Fp32LaneOpsPerSecond +
+       (C.Fma64 + C.Mul64 + C.Add64 + C.Div64) / H200::Fp64LaneOpsPerSecond);
+}
 
+/// Each budget's time, and the time: their soft maximum plus the launch
+/// overhead.
+void combineBudgets(KernelPrediction &P) {
   P.DramTime = P.DramBytes / H200::DramBytesPerSecond;
   P.SharedTime = P.SharedWavefronts / H200::L1UnitsPerSecond;
   P.L1Time = (P.GlobalLines + P.SharedWavefronts +
@@ -208,18 +242,25 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
   double Core = std::pow(std::pow(P.L1Time, H200::ComputeOverlap) +
                              std::pow(P.ComputeTime, H200::ComputeOverlap),
                          1.0 / H200::ComputeOverlap);
-  P.Time = std::pow(std::pow(Mem, E) + std::pow(Core, E) + std::pow(P.IssueTime, E) +
-                        std::pow(P.BlockTime, E),
+  P.Time = std::pow(std::pow(Mem, E) + std::pow(Core, E) +
+                        std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
                     1.0 / E) +
            H200::LaunchOverhead;
+}
+
+/// The largest budget's name, and the regime the prediction holds in.
+void boundAndRegime(KernelPrediction &P) {
   if (P.Complete) {
     double L1Global = P.L1Time - P.SharedTime;
     std::pair<double, const char *> Budgets[] = {
-        {P.DramTime, "dram"},    {P.LatencyTime, "latency"}, {L1Global, "l1"},
-        {P.SharedTime, "shared"}, {P.ComputeTime, "fp32"},   {P.IssueTime, "issue"},
+        {P.DramTime, "dram"},    {P.LatencyTime, "latency"},
+        {L1Global, "l1"},        {P.SharedTime, "shared"},
+        {P.ComputeTime, "fp32"}, {P.IssueTime, "issue"},
         {P.BlockTime, "blocks"}};
     P.Bound = std::max_element(std::begin(Budgets), std::end(Budgets),
-                               [](const auto &A, const auto &B) { return A.first < B.first; })
+                               [](const auto &A, const auto &B) {
+                                 return A.first < B.first;
+                               })
                   ->second;
   }
   if (!P.Complete)
@@ -232,6 +273,33 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
                "matters more than the model says";
   else
     P.Regime = "bandwidth-saturated";
+}
+
+} // namespace
+
+KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
+  KernelPrediction P;
+  const KernelInfo &K = R.Kernels[Kernel];
+  countShape(K, P);
+  double Warps = P.WarpsPerBlock * P.Blocks;
+  AccessTally T;
+  for (const AccessFacts &F : R.Accesses)
+    if (F.Kernel == Kernel)
+      countAccess(F, K, Warps, P, T);
+  for (const auto &[Phase, B] : T.PhaseBytes)
+    P.BytesInFlightPerWarp = std::max(P.BytesInFlightPerWarp, B);
+  if (P.WarpsPerBlock > 0)
+    P.ResidentWarpsPerSM = residentWarpsPerSM(K, P, T.SharedArrays);
+  // Little's law: the loads a launch keeps in flight, over the latency they
+  // wait, bound the rate at which it reads.
+  double ResidentWarps =
+      std::min(Warps, P.ResidentWarpsPerSM * double(H200::SMs));
+  double InFlight = ResidentWarps * P.BytesInFlightPerWarp;
+  if (T.ReadBytes > 0 && InFlight > 0)
+    P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
+  countCompute(K, T.Trips, P);
+  combineBudgets(P);
+  boundAndRegime(P);
   return P;
 }
 
