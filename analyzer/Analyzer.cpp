@@ -240,6 +240,7 @@ KernelAnalysis::PartSums KernelAnalysis::sumParts(const Aggregate &G,
     S.Bytes += Wt * M.BytesUsed;
     S.Wave += Wt * M.Wavefronts;
     S.Ideal += Wt * M.IdealWavefronts;
+    S.SameWarps += Wt * M.SameAddressWarps;
     S.HasBanks = S.HasBanks && M.HasBanks;
     S.Aligned += M.AlignedCases;
     S.Misaligned += M.MisalignedCases;
@@ -289,6 +290,7 @@ void KernelAnalysis::requestFacts(const Aggregate &G, const PartSums &S,
     if (S.Sec > 0)
       F.SectorUtilization = S.Bytes / (SectorBytes * S.Sec);
     F.IdealSectors = std::ceil(S.Bytes / S.W / SectorBytes);
+    F.SameAddressWarps = S.SameWarps / S.W;
   }
   if (F.Space == MemSpace::Shared && S.HasBanks && S.Ideal > 0 &&
       M0.Groups == 1) {

@@ -159,6 +159,10 @@ struct AccessFacts {
   std::optional<double> PartialSectorsPerRequest;
   /// Distinct bytes one request moves.
   std::optional<double> BytesPerRequest;
+  /// Global loads: warps of the block whose lanes read the same addresses
+  /// in the same iteration (the address does not depend on the warp's place
+  /// in the block): the L1 fetches their sectors once for all of them.
+  double SameAddressWarps = 1;
   unsigned SectorsMin = 0, SectorsMax = 0;
   std::optional<double> SectorUtilization;
   /// Sectors the same bytes would need if packed and aligned.

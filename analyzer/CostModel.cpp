@@ -1,11 +1,14 @@
 //===- CostModel.cpp ------------------------------------------------------===//
 
 #include "analyzer/CostModel.h"
+#include "analyzer/EmittedWidth.h"
 #include "analyzer/Values.h"
+#include "analyzer/WarpModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,17 +20,61 @@ namespace cal {
 
 namespace {
 
+/// A barrier in the loop's body: iterations on either side of it cannot
+/// have their loads in flight together, however the loop is unrolled.
+bool hasBarrier(const clang::Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *CE = llvm::dyn_cast<clang::CallExpr>(S))
+    if (const clang::FunctionDecl *FD = CE->getDirectCallee())
+      if (const clang::IdentifierInfo *II = FD->getIdentifier()) {
+        llvm::StringRef N = II->getName();
+        if (N.starts_with("__syncthreads") || N == "__syncwarp" ||
+            N.starts_with("__barrier") || N == "sync" ||
+            N.starts_with("__pipeline_wait"))
+          return true;
+      }
+  for (const clang::Stmt *C : S->children())
+    if (hasBarrier(C))
+      return true;
+  return false;
+}
+
+/// Consecutive iterations of a loop that nvcc does not unroll whole that
+/// end up in one body of the SASS, their loads issued together: a
+/// `#pragma unroll N` says N; without a pragma, ptxas unrolls a loop of a
+/// known trip count by 16 when 16 divides it (sgemm_naive and
+/// sgemm_coalesced of validate/, 4096 trips: 32 LDG per body for 2 loads),
+/// by the largest power of two that divides it otherwise, as long as the
+/// unrolled body keeps at most MaxUnrolledLoads of the access (\p Inner
+/// per iteration); 1 under `#pragma unroll 1` or with a barrier in the
+/// body. (A runtime trip count, unrolled by 4, leaves the prediction
+/// incomplete anyway.)
+double partialUnroll(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
+  if (!Ctx || !L.Loop || !L.Trip || hasBarrier(L.Loop))
+    return 1;
+  UnrollFact U = unrollOf(*Ctx, L.Loop, L.Trip);
+  if (!U.Pragma.empty())
+    return double(std::max<int64_t>(1, U.Factor));
+  int64_t Factor = H200::PartialUnroll;
+  while (Factor > 1 && (*L.Trip % Factor != 0 ||
+                        Inner * double(Factor) > H200::MaxUnrolledLoads))
+    Factor /= 2;
+  return double(Factor);
+}
+
 /// How many executions of an access one thread has in flight at once: the
 /// product of the trip counts of the loops around it, innermost outward,
 /// while nvcc unrolls them whole (known trips, at most MaxUnrolledLoads in
-/// all); a loop it does not unroll whole keeps one iteration in flight (the
-/// grid-stride copy of validate/ runs at the speed of one load per thread).
-double loadsInFlight(const AccessFacts &F) {
+/// all), times the part of the first loop not unrolled whole that ptxas
+/// unrolls (partialUnroll; the grid-stride copy of validate/, `#pragma
+/// unroll 1`, keeps one iteration in flight).
+double loadsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
     if (!L->Trip || *L->Trip <= 0 ||
         N * double(*L->Trip) > H200::MaxUnrolledLoads)
-      break;
+      return N * partialUnroll(Ctx, *L, N);
     N *= double(*L->Trip);
   }
   return N;
@@ -144,14 +191,32 @@ void countAccess(const AccessFacts &F, const KernelInfo &K, double Warps,
   P.GlobalRequests += Requests;
   P.GlobalLines += Requests * F.LinesPerRequest.value_or(0);
   P.GlobalSectors += Requests * F.SectorsPerRequest.value_or(0);
-  if (F.Kind != AccessKind::Load)
-    P.PartialStoreSectors += Requests * F.PartialSectorsPerRequest.value_or(0);
   double Bytes = dramBytesOf(F, K, Requests, P);
-  P.DramBytes += Bytes;
-  if (F.Kind == AccessKind::Load) {
-    T.ReadBytes += Bytes;
-    T.PhaseBytes[phaseOf(F)] += Bytes / Requests * loadsInFlight(F);
+  if (F.Kind != AccessKind::Load) {
+    P.PartialStoreSectors += Requests * F.PartialSectorsPerRequest.value_or(0);
+    P.StoreLines += Requests * F.LinesPerRequest.value_or(0);
+    P.MissRequests += Requests; // the L1 writes through
+    P.DramBytes += Bytes;
+    return;
   }
+  // Warps of the block that read the same sectors in the same iteration
+  // share one fetch. Of a warp's own sectors, those an earlier iteration
+  // fetched are hits: the share of a request's sectors that are new is its
+  // sector utilization over the loop nest's (2-byte blocked loads at V =
+  // 16: the first of 16 iterations fetches every sector). A request that
+  // needs a sector from the L2 is a miss.
+  double Share = std::max(1.0, F.SameAddressWarps);
+  Bytes /= Share;
+  double New = 1;
+  if (F.SectorUtilization && F.FootprintUtilization &&
+      *F.FootprintUtilization > 0)
+    New = std::min(1.0, *F.SectorUtilization / *F.FootprintUtilization);
+  P.MissRequests += Requests * New / Share;
+  P.DramBytes += Bytes;
+  P.DramReadBytes += Bytes;
+  T.ReadBytes += Bytes;
+  clang::ASTContext *Ctx = K.Decl ? &K.Decl->getASTContext() : nullptr;
+  T.PhaseBytes[phaseOf(F)] += Bytes / Requests * loadsInFlight(Ctx, F);
 }
 
 /// The static shared memory of a block: the sizes of the shared arrays its
@@ -224,13 +289,16 @@ void countCompute(const KernelInfo &K,
 /// Each budget's time, and the time: their soft maximum plus the launch
 /// overhead.
 void combineBudgets(KernelPrediction &P) {
-  P.DramTime = P.DramBytes / H200::DramBytesPerSecond;
+  // A kernel that reads nothing from DRAM (not even to fill the sectors its
+  // stores write in part) streams its writes.
+  bool WritesOnly = P.DramReadBytes == 0 && P.StoreFillBytes == 0;
+  P.DramTime = P.DramBytes / (WritesOnly ? H200::DramWriteBytesPerSecond
+                                         : H200::DramBytesPerSecond);
   P.SharedTime = P.SharedWavefronts / H200::L1UnitsPerSecond;
-  P.L1Time = (P.GlobalLines + P.SharedWavefronts +
-              H200::PartialStoreSectorWeight * P.PartialStoreSectors +
-              H200::SectorWeight * P.GlobalSectors) /
-             H200::L1UnitsPerSecond;
-  P.IssueTime = P.GlobalRequests / H200::RequestsPerSecond;
+  P.L1Time = (P.GlobalLines + P.SharedWavefronts) / H200::L1UnitsPerSecond;
+  P.L2Time = (H200::StoreLineWeight * P.StoreLines + P.PartialStoreSectors) /
+             H200::L2StoreUnitsPerSecond;
+  P.IssueTime = P.MissRequests / H200::MissRequestsPerSecond;
   P.BlockTime = P.Blocks / H200::BlocksPerSecond;
   double E = H200::Overlap;
   // The bus and the latency overlap less than the other budgets (the
@@ -242,10 +310,11 @@ void combineBudgets(KernelPrediction &P) {
   double Core = std::pow(std::pow(P.L1Time, H200::ComputeOverlap) +
                              std::pow(P.ComputeTime, H200::ComputeOverlap),
                          1.0 / H200::ComputeOverlap);
-  P.Time = std::pow(std::pow(Mem, E) + std::pow(Core, E) +
-                        std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
-                    1.0 / E) +
-           H200::LaunchOverhead;
+  P.Time =
+      std::pow(std::pow(Mem, E) + std::pow(Core, E) + std::pow(P.L2Time, E) +
+                   std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
+               1.0 / E) +
+      H200::LaunchOverhead;
 }
 
 /// The largest budget's name, and the regime the prediction holds in.
@@ -253,10 +322,10 @@ void boundAndRegime(KernelPrediction &P) {
   if (P.Complete) {
     double L1Global = P.L1Time - P.SharedTime;
     std::pair<double, const char *> Budgets[] = {
-        {P.DramTime, "dram"},    {P.LatencyTime, "latency"},
-        {L1Global, "l1"},        {P.SharedTime, "shared"},
-        {P.ComputeTime, "fp32"}, {P.IssueTime, "issue"},
-        {P.BlockTime, "blocks"}};
+        {P.DramTime, "dram"},     {P.LatencyTime, "latency"},
+        {L1Global, "l1"},         {P.L2Time, "l2"},
+        {P.SharedTime, "shared"}, {P.ComputeTime, "fp32"},
+        {P.IssueTime, "issue"},   {P.BlockTime, "blocks"}};
     P.Bound = std::max_element(std::begin(Budgets), std::end(Budgets),
                                [](const auto &A, const auto &B) {
                                  return A.first < B.first;
@@ -311,12 +380,14 @@ double accessExcessCost(const AccessFacts &F) {
     Units = F.WavefrontsPerRequest.value_or(1) - F.IdealWavefronts.value_or(1);
   } else {
     double Ideal = F.IdealSectors.value_or(F.SectorsPerRequest.value_or(0));
-    double IdealLines = std::ceil(Ideal / 4);
-    Units = F.LinesPerRequest.value_or(0) - IdealLines +
-            H200::SectorWeight * (F.SectorsPerRequest.value_or(0) - Ideal);
+    double ExtraLines = F.LinesPerRequest.value_or(0) - std::ceil(Ideal / 4);
+    Units = ExtraLines;
+    // A store's extra lines and partial sectors are the L2's work: at its
+    // time in L1 units.
     if (F.Kind != AccessKind::Load)
-      Units += H200::PartialStoreSectorWeight *
-               F.PartialSectorsPerRequest.value_or(0);
+      Units += (H200::StoreLineWeight * ExtraLines +
+                F.PartialSectorsPerRequest.value_or(0)) *
+               (H200::L1UnitsPerSecond / H200::L2StoreUnitsPerSecond);
   }
   return std::max(0.0, Units) * F.ExecutionsPerWarp.value_or(1);
 }

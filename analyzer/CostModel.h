@@ -1,38 +1,42 @@
 //===- CostModel.h - A kernel's predicted time from its accesses' facts ---===//
 //
 // What the measurements of DESIGN.md §3 and validate/ say the time of a
-// memory-bound kernel on an H200 follows, in three budgets that overlap:
+// memory-bound kernel on an H200 follows, in budgets that overlap:
 //
 //   DRAM:  the bytes that must cross the memory bus. Each access moves its
 //          requests x distinct bytes per request; where lanes leave holes
 //          that no iteration fills (a gather of every other element), the
-//          whole sectors cross (bytes / footprint utilization).
+//          whole sectors cross (bytes / footprint utilization). The L1
+//          serves what a warp's earlier iterations fetched, and what the
+//          other warps of its block fetch in the same iteration (an address
+//          the same in every warp: AccessFacts::SameAddressWarps).
 //   L1:    per request, one tag lookup per 128-byte line for global memory
 //          (blocked bf16 at V = 16, 32, 64: 8, 16, 32 lines per request and
 //          time in the same ratio), one cycle per wavefront for shared
-//          memory, and an L2 merge for every sector a store only covers in
-//          part (a naive transpose's scattered 4-byte stores).
-//   issue: global requests themselves (2-byte striped loads run ~15% under
+//          memory.
+//   L2:    stores: a write request per line a warp's store writes, and a
+//          merge for every sector a store only covers in part (a naive
+//          transpose's scattered 4-byte stores).
+//   issue: requests that leave the SM: loads that need a sector the L1 does
+//          not hold, and stores (2-byte striped loads run ~15% under
 //          16-byte ones with the same bytes and lines).
 //
-//   time = (T_dram^5 + T_L1^5 + T_issue^5)^(1/5)
+//   time = (T_dram^E + T_L1^E + T_L2^E + T_issue^E + ...)^(1/E)
 //
 // a soft maximum: the budgets overlap, but not perfectly (an 8-way conflicted
 // staging buffer costs more than its wavefronts alone when the load phase and
-// the consume phase are separated by a barrier). The constants are the H200's:
-// 4.25 TB/s is its measured copy bandwidth; the L1 rate (250 G units/s, about
-// one per clock per SM at 1.9 GHz over 132 SMs), the request rate and the
-// exponent were fitted to the validate/ run of 2026-11-29 (74 kernels), where
-// tau stays at or above 0.82 from exponent 4 to 6 and rates within 10% (see
-// validate/README.md). Memory-level parallelism (docs/cost-model.md): the
-// DRAM bytes of the loads a warp has in flight before first use (unrolled
-// loops, hand-unrolled siblings) x resident warps (threads, blocks, static
-// shared memory, a register estimate, __launch_bounds__) over a 460 ns
-// latency bound the read rate (Little's law), folded with the DRAM time by
-// a soft maximum of exponent 2: both fitted to validate-mlp-probe's copy
-// sweep of 2026-12-02 (28 points, rms log error 0.07). The prediction states its regime: the ranking holds
-// when the data is well beyond the 60 MB L2 and there are more than twice as
-// many blocks as SMs (the guide's regime table).
+// the consume phase are separated by a barrier). The constants are the H200's
+// (struct H200 says which were measured, and which fitted on what).
+// Memory-level parallelism (docs/cost-model.md): the DRAM bytes of the loads
+// a warp has in flight before first use (unrolled loops, the part of a long
+// loop that ptxas unrolls, hand-unrolled siblings) x resident warps (threads,
+// blocks, static shared memory, a register estimate, __launch_bounds__) over
+// a 460 ns latency bound the read rate (Little's law), folded with the DRAM
+// time by a soft maximum of exponent 2: both fitted to validate-mlp-probe's
+// copy sweep of 2026-12-02 (28 points, rms log error 0.07). The prediction
+// states its regime: the ranking holds when the data is well beyond the 60 MB
+// L2 and there are more than twice as many blocks as SMs (the guide's regime
+// table).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,22 +51,44 @@
 
 namespace cal {
 
+/// The constants below marked "fitted" were fitted together, by least
+/// squares on log time, on the calibration subset of validate/ (report.py's
+/// CALIBRATION_*: the 74 kernels of workloads 1 and 2, the transposes and the
+/// 1-D copies; store_contiguous, store_float4, store_blocked16<2>,
+/// store_blocked4<8>; the four SGEMM kernels ComputeOverlap was set on); the
+/// other SGEMM and store kernels are held out (docs/cost-model.md).
 struct H200 {
+  /// Reads and writes (the validate copies' measured peak); a kernel that
+  /// reads nothing from DRAM writes at the write stream's rate
+  /// (store_float4: 4.64 TB/s), the bus never turning round.
   static constexpr double DramBytesPerSecond = 4.25e12;
+  static constexpr double DramWriteBytesPerSecond = 4.65e12;
+  /// L1 units (128-byte lines looked up, shared wavefronts) per second: one
+  /// per clock per SM at 1.9 GHz over 132 SMs (fitted: 2.49e11). Sectors cost
+  /// nothing beyond their line: 2-byte blocked loads at 4 sectors a line
+  /// (V = 16) and 1 (V = 64) run at the same 258 G lines/s.
   static constexpr double L1UnitsPerSecond = 2.5e11;
-  static constexpr double RequestsPerSecond = 6.25e10;
-  /// L1 units per partial store sector (an L2 merge): 1.5 from the
-  /// 2026-11-29 fit, 1.6 since store_blocked16<2> and store_blocked4<8>
-  /// (validate/results/2026-12-02-h200-sgemm-store: 11-12% over 1.5).
-  static constexpr double PartialStoreSectorWeight = 1.6;
-  static constexpr double SectorWeight = 0.1;
-  static constexpr double Overlap = 5.0; ///< the soft maximum's exponent
+  /// Requests that leave the SM (L1 misses and stores) per second (fitted:
+  /// 7.04e10; 2-byte striped loads run ~15% under 16-byte ones with the
+  /// same bytes and lines).
+  static constexpr double MissRequestsPerSecond = 7.0e10;
+  /// The L2's store work: a unit per sector a store writes in part (merged
+  /// into the L2's copy) and StoreLineWeight per 128-byte line a warp's
+  /// store writes (one L2 write request each) (fitted: 1.57e11 and 1.42;
+  /// store_blocked4<8>, store_blocked16<2>, a naive transpose's scattered
+  /// 4-byte stores, 2-byte blocked stores).
+  static constexpr double L2StoreUnitsPerSecond = 1.6e11;
+  static constexpr double StoreLineWeight = 1.4;
+  /// The soft maximum's exponent (fitted: 3.82).
+  static constexpr double Overlap = 3.8;
   static constexpr int SMs = 132;
   static constexpr double L2Bytes = 60e6;
   // Memory-level parallelism (docs/cost-model.md; validate-mlp-probe).
   static constexpr double LoadLatency = 460e-9; ///< seconds, Little's law
   static constexpr double LatencyOverlap = 2.0;
   static constexpr double MaxUnrolledLoads = 128;
+  /// Iterations of a long loop (no pragma) that ptxas puts in one body.
+  static constexpr int64_t PartialUnroll = 16;
   static constexpr double ThreadsPerSM = 2048, BlocksPerSM = 32;
   static constexpr double SharedBytesPerSM = 233472;
   static constexpr double SharedReservedPerBlock = 1024;
@@ -84,7 +110,8 @@ struct H200 {
   /// the counters count 32).
   static constexpr double DramBurstBytes = 64;
   /// Blocks the SMs start and retire per second (store_contiguous: 2^20
-  /// blocks of 256 threads, one store each, 634 us whatever the bytes).
+  /// blocks of 256 threads, one store each, 634 us whatever the bytes;
+  /// fitted: 1.66e9).
   static constexpr double BlocksPerSecond = 1.65e9;
   static constexpr double LaunchOverhead = 2e-6; ///< seconds per launch
 };
@@ -97,7 +124,13 @@ struct KernelPrediction {
   // Totals over the launch.
   double GlobalRequests = 0, GlobalLines = 0, GlobalSectors = 0;
   double PartialStoreSectors = 0, SharedRequests = 0, SharedWavefronts = 0;
-  double DramBytes = 0;
+  /// Global requests that leave the SM: loads that need a sector the L1
+  /// does not hold (an earlier iteration of the warp, or another warp of
+  /// the block in the same iteration, fetched the others), and every store.
+  double MissRequests = 0;
+  /// 128-byte lines the warps' stores write (L2 write requests).
+  double StoreLines = 0;
+  double DramBytes = 0, DramReadBytes = 0;
   /// Bytes of DRAM loads one warp has in flight before it uses them, and the
   /// warps an SM holds at once.
   double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
@@ -111,12 +144,14 @@ struct KernelPrediction {
   // Seconds.
   double DramTime = 0, L1Time = 0, IssueTime = 0, LatencyTime = 0;
   double SharedTime = 0;  ///< the shared wavefronts' part of L1Time
+  double L2Time = 0;      ///< the L2's store work
   double ComputeTime = 0; ///< FP32 and FP64 issue
   double BlockTime = 0;   ///< blocks started and retired
   double Time = 0;        ///< the soft maximum + the launch overhead
-  /// The largest budget: "dram", "latency", "l1" (global lines, partial
-  /// store sectors), "shared" (wavefronts), "fp32", "issue" (requests),
-  /// "blocks"; empty when not complete.
+  /// The largest budget: "dram", "latency", "l1" (global lines), "l2"
+  /// (stores: lines written and partial sectors), "shared" (wavefronts),
+  /// "fp32", "issue" (requests that leave the SM), "blocks"; empty when not
+  /// complete.
   std::string Bound;
   std::string Regime;
 };
@@ -125,9 +160,10 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel);
 
 /// What one access costs a warp over what the same bytes would cost
 /// coalesced and conflict-free, in the L1 budget's units (128-byte lines
-/// looked up, sector weight, partial store sectors, shared wavefronts),
-/// times its executions per warp (once when a trip count is unknown). What
-/// review formats rank findings by; 0 when the addresses are unknown.
+/// looked up, shared wavefronts; a store's lines and partial sectors in the
+/// L2, at their time in L1 units), times its executions per warp (once when
+/// a trip count is unknown). What review formats rank findings by; 0 when
+/// the addresses are unknown.
 double accessExcessCost(const AccessFacts &F);
 
 } // namespace cal

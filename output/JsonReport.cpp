@@ -245,12 +245,16 @@ json predictionJson(const KernelPrediction &P) {
   J["global_requests"] = jsonNumber(P.GlobalRequests);
   J["global_lines"] = jsonNumber(P.GlobalLines);
   J["global_sectors"] = jsonNumber(P.GlobalSectors);
+  J["miss_requests"] = jsonNumber(P.MissRequests);
+  J["store_lines"] = jsonNumber(P.StoreLines);
   J["partial_store_sectors"] = jsonNumber(P.PartialStoreSectors);
   J["shared_requests"] = jsonNumber(P.SharedRequests);
   J["shared_wavefronts"] = jsonNumber(P.SharedWavefronts);
   J["dram_bytes"] = jsonNumber(P.DramBytes);
+  J["dram_read_bytes"] = jsonNumber(P.DramReadBytes);
   J["dram_time_us"] = jsonNumber(P.DramTime * 1e6);
   J["l1_time_us"] = jsonNumber(P.L1Time * 1e6);
+  J["l2_time_us"] = jsonNumber(P.L2Time * 1e6);
   J["issue_time_us"] = jsonNumber(P.IssueTime * 1e6);
   J["latency_time_us"] = jsonNumber(P.LatencyTime * 1e6);
   J["bytes_in_flight_per_warp"] = jsonNumber(P.BytesInFlightPerWarp);

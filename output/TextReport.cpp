@@ -326,6 +326,8 @@ std::string kernelPredictionLine(const KernelInfo &K, const KernelPrediction &P)
   S += ", L1 " + timeText(P.L1Time);
   if (P.SharedTime > 0)
     S += " of which shared " + timeText(P.SharedTime);
+  if (P.L2Time > 0)
+    S += ", L2 stores " + timeText(P.L2Time);
   if (P.ComputeTime > 0)
     S += ", fp32 " + timeText(P.ComputeTime);
   S += ", requests " + timeText(P.IssueTime) + ", blocks " + timeText(P.BlockTime) + ")";

@@ -43,6 +43,10 @@ json metricsJson(const AccessFacts &F) {
   M["emitted_bytes"] = F.Emitted.Bytes ? json(F.Emitted.Bytes) : json(nullptr);
   M["per_thread_contiguous_bytes"] = optNumber(F.PerThreadContiguousBytes);
   M["footprint_utilization"] = optNumber(F.FootprintUtilization);
+  M["same_address_warps"] =
+      F.AddressKnown && F.Space == MemSpace::Global && F.Kind == AccessKind::Load
+          ? jsonNumber(F.SameAddressWarps)
+          : json(nullptr);
   return M;
 }
 

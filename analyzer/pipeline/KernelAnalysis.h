@@ -86,6 +86,9 @@ struct InstanceMetrics {
   std::vector<LoopFact> Loops;
   std::vector<std::string> Assumptions;
   unsigned ActiveLanes = 0;
+  /// Warps of the block whose lanes compute the same addresses for this
+  /// access at the same time (sameAddressWarps).
+  double SameAddressWarps = 1;
 };
 
 struct ResidueCase {
@@ -164,7 +167,7 @@ private:
   /// An aggregate's metrics summed over the walks with their weights.
   struct PartSums {
     double W = 0, Sec = 0, Lines = 0, Partial = 0, Bytes = 0, Wave = 0,
-           Ideal = 0;
+           Ideal = 0, SameWarps = 0;
     unsigned Aligned = 0, Misaligned = 0, VecOk = 0, VecBad = 0;
     bool ResidueExact = true, HasBanks = true, DataDependent = false;
     std::set<int64_t> Mis;
@@ -280,6 +283,10 @@ private:
                          const Poly &Base, InstanceMetrics &M);
   void runStartModulus(const RawAccess &A, const WarpRequest &Req,
                        const Poly &Base, InstanceMetrics &M);
+  /// Of a global load in the symbolic walk: how many warps of the block
+  /// compute the same lane addresses (the product of the ranges of the
+  /// warp-position symbols the address does not name); 1 otherwise.
+  double sameAddressWarps(const RawAccess &A) const;
   /// How the address moves per iteration of \p L.
   LoopFact loopFact(const RawAccess &A, const LoopRef &L);
   /// Bytes used over sectors fetched across the loop nest.

@@ -129,7 +129,30 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   for (const LoopRef &L : A.Loops)
     M.Loops.push_back(loopFact(A, L));
   footprint(A, Req, Base, Cases, M);
+  M.SameAddressWarps = sameAddressWarps(A);
   return M;
+}
+
+double KernelAnalysis::sameAddressWarps(const RawAccess &A) const {
+  // The symbolic walk stands for every warp of the block: its position is a
+  // symbol. An address that names none of them is the same in every warp,
+  // in the same iteration: the block's warps read the same sectors (the L1
+  // fetches them once; sgemm_coalesced's B[k * N + col], the same for the
+  // 32 rows of a block).
+  if (!CurWarp || CurWarp->WarpSymbols.empty() || !A.Offset ||
+      A.Region->Space != MemSpace::Global || A.Kind != AccessKind::Load)
+    return 1;
+  const LaneVec &Off = *A.Offset;
+  double Warps = 1;
+  for (SymbolId S : CurWarp->WarpSymbols) {
+    bool Named = false;
+    for (unsigned L = 0; L < (Off.isUniform() ? 1u : WarpSize) && !Named; ++L)
+      Named = Off.lane(L).mentions(S);
+    const SymbolInfo &I = Syms.get(S);
+    if (!Named && I.Min && I.Max && *I.Max >= *I.Min)
+      Warps *= double(*I.Max - *I.Min + 1);
+  }
+  return Warps;
 }
 
 bool KernelAnalysis::laneRequest(const RawAccess &A, unsigned Ref,

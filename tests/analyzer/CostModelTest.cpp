@@ -48,7 +48,8 @@ TEST(CostModel, TotalsOfACoalescedCopy) {
   EXPECT_EQ(P.BytesInFlightPerWarp, 128);
   EXPECT_EQ(P.ResidentWarpsPerSM, 64);
   EXPECT_NEAR(P.LatencyTime,
-              4 * 256 * 65536.0 * H200::LoadLatency / (64 * 132 * 128.0), 1e-12);
+              4 * 256 * 65536.0 * H200::LoadLatency / (64 * 132 * 128.0),
+              1e-12);
   // No floating-point arithmetic; 65536 blocks to start.
   EXPECT_EQ(P.ComputeTime, 0);
   EXPECT_EQ(P.TotalFlops, 0);
@@ -56,14 +57,22 @@ TEST(CostModel, TotalsOfACoalescedCopy) {
   // The soft maximum of the budgets (the latency folded into DRAM's), plus
   // the launch overhead.
   double Mem = std::hypot(P.DramTime, P.LatencyTime);
-  double Max = std::max({Mem, P.L1Time, P.IssueTime, P.BlockTime});
+  double Max = std::max({Mem, P.L1Time, P.L2Time, P.IssueTime, P.BlockTime});
   EXPECT_GE(P.Time, Max + H200::LaunchOverhead);
+  double E = H200::Overlap;
   EXPECT_NEAR(P.Time,
-              std::pow(std::pow(Mem, 5) + std::pow(P.L1Time, 5) +
-                           std::pow(P.IssueTime, 5) + std::pow(P.BlockTime, 5),
-                       1.0 / 5) +
+              std::pow(std::pow(Mem, E) + std::pow(P.L1Time, E) +
+                           std::pow(P.L2Time, E) + std::pow(P.IssueTime, E) +
+                           std::pow(P.BlockTime, E),
+                       1.0 / E) +
                   H200::LaunchOverhead,
               1e-12);
+  // Every request misses (nothing is read twice); the store writes one line
+  // a warp, whole sectors.
+  EXPECT_EQ(P.MissRequests, 2 * Warps);
+  EXPECT_EQ(P.StoreLines, Warps);
+  EXPECT_DOUBLE_EQ(P.L2Time,
+                   H200::StoreLineWeight * Warps / H200::L2StoreUnitsPerSecond);
   // 65536 blocks of one load and one store: starting them (40 us) takes
   // longer than the 128 MB (32 us).
   EXPECT_EQ(P.Bound, "blocks");
@@ -77,11 +86,12 @@ TEST(CostModel, SmallDataIsNotTheBandwidthRegime) {
 }
 
 TEST(CostModel, UnknownGridIsIncomplete) {
-  SnippetResult R = runOnCode(
-      "__global__ void copy(float *out, const float *in) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[i] = in[i];\n}\n"
-      "void host(float *o, const float *i, int g) { copy<<<g, 256>>>(o, i); }\n");
+  SnippetResult R =
+      runOnCode("__global__ void copy(float *out, const float *in) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  out[i] = in[i];\n}\n"
+                "void host(float *o, const float *i, int g) { copy<<<g, "
+                "256>>>(o, i); }\n");
   ASSERT_EQ(R.Kernels.size(), 1u);
   EXPECT_FALSE(R.Kernels[0].Prediction.Complete);
   EXPECT_FALSE(R.Kernels[0].Prediction.Missing.empty());
@@ -96,11 +106,79 @@ TEST(CostModel, ExcessCostIsZeroCoalescedAndPositiveStrided) {
   EXPECT_EQ(R.one("out").ExcessCost, 0);
   std::vector<SnippetAccess> In = R.of("in");
   ASSERT_EQ(In.size(), 2u);
-  // 32 lines and 32 sectors for 128 bytes: the excess over 1 line and 4
-  // sectors, in L1 units.
-  EXPECT_NEAR(In[0].ExcessCost, (32 - 1) + H200::SectorWeight * (32 - 4),
-              1e-9);
+  // 32 lines for 128 bytes: the excess over 1 line, in L1 units (sectors
+  // cost nothing beyond their line).
+  EXPECT_NEAR(In[0].ExcessCost, 32 - 1, 1e-9);
   EXPECT_EQ(In[1].ExcessCost, 0); // unknown address: nothing said
+}
+
+// C = A * B as sgemm_coalesced of validate/ writes it: 32 x 32 blocks, a
+// k-loop of 4096 trips, \p Extra one more statement in its body.
+std::string matmulWith(const std::string &Extra) {
+  std::string S =
+      "constexpr int K = 4096;\n"
+      "__global__ void mm(const float *__restrict__ A,\n"
+      "                   const float *__restrict__ B, float *C) {\n"
+      "  int row = blockIdx.y * 32 + threadIdx.y;\n"
+      "  int col = blockIdx.x * 32 + threadIdx.x;\n"
+      "  float acc = 0.0f;\n"
+      "  for (int k = 0; k < K; ++k) {\n"
+      "    acc += A[row * K + k] * B[k * 4096 + col];\n"
+      "    EXTRA\n"
+      "  }\n"
+      "  C[row * 4096 + col] = acc;\n}\n"
+      "void host(const float *a, const float *b, float *c) {\n"
+      "  mm<<<dim3(128, 128), dim3(32, 32)>>>(a, b, c);\n}\n";
+  S.replace(S.find("EXTRA"), 5, Extra);
+  return S;
+}
+
+TEST(CostModel, WarpsReadingTheSameAddressShareTheFetch) {
+  SnippetResult R = runOnCode(matmulWith(""));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  // B[k * 4096 + col] names no warp position: the block's 32 warps read the
+  // same 128 bytes. A[row * K + k] is each warp's own row (a broadcast).
+  EXPECT_EQ(R.one("B").SameAddressWarps, 32);
+  EXPECT_EQ(R.one("A").SameAddressWarps, 1);
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  double Warps = 128.0 * 128 * 32, Requests = Warps * 4096;
+  // DRAM (L2) bytes: A's 4 bytes a request, B's 128 once per block, C.
+  EXPECT_EQ(P.DramBytes, Requests * 4 + Requests * 128 / 32 + Warps * 128);
+  // Misses: A's sector serves 8 iterations, B's line the block's 32 warps;
+  // every store.
+  EXPECT_EQ(P.MissRequests, Requests / 8 + Requests / 32 + Warps);
+  // ptxas unrolls the 4096-trip loop by 16: 16 x (4 + 128 / 32) bytes in
+  // flight per warp.
+  EXPECT_EQ(P.BytesInFlightPerWarp, 16 * (4 + 4));
+  // Every request still looks up its line in the L1: that is the bound.
+  EXPECT_EQ(P.GlobalLines, 2 * Requests + Warps);
+  EXPECT_EQ(P.Bound, "l1");
+}
+
+TEST(CostModel, ABarrierInTheLoopKeepsOneIterationInFlight) {
+  SnippetResult R = runOnCode(matmulWith("__syncthreads();"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp, 4 + 4);
+}
+
+TEST(CostModel, BlockedLoadsMissOnceInTheIterationsThatShareASector) {
+  // 2-byte loads 32 bytes apart (V = 16): the first of 16 iterations
+  // fetches every lane's sector, the other 15 hit (ncu: 93.75% hits).
+  SnippetResult R = runOnCode(
+      "__global__ void blocked(const unsigned short *X, float *out) {\n"
+      "  float acc = 1.0f;\n"
+      "  for (int c = 0; c < 16; ++c)\n"
+      "    acc *= X[blockIdx.x * 4096 + threadIdx.x * 16 + c];\n"
+      "  out[blockIdx.x * 256 + threadIdx.x] = acc;\n}\n"
+      "void host(const unsigned short *x, float *o) {\n"
+      "  blocked<<<65536, 256>>>(x, o);\n}\n");
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  double Warps = 65536.0 * 8;
+  EXPECT_EQ(P.GlobalRequests, 17 * Warps);
+  EXPECT_EQ(P.MissRequests, Warps + Warps); // one load, one store a warp
+  EXPECT_EQ(P.GlobalLines, 16 * 8 * Warps + Warps);
+  EXPECT_DOUBLE_EQ(P.L1Time, P.GlobalLines / H200::L1UnitsPerSecond);
 }
 
 TEST(CostModel, ArithmeticCountedPerThreadByType) {
@@ -160,13 +238,13 @@ TEST(CostModel, ArithmeticInALoopOfUnknownTripIsALowerBound) {
   // The body of a loop of runtime trip count counts once: the count says it
   // is incomplete, the prediction (memory-bound here) still stands. A
   // geometric loop with constant bounds is run on its constants.
-  SnippetResult R = runOnCode(
-      "__global__ void pw(float *out, int n) {\n"
-      "  float x = 1.5f;\n"
-      "  for (int i = 0; i < n; ++i) x *= 1.5f;\n"
-      "  for (int off = 1; off < 256; off *= 2) x = x + 1.0f;\n"
-      "  out[blockIdx.x * blockDim.x + threadIdx.x] = x;\n}\n"
-      "void host(float *o, int n) { pw<<<4096, 256>>>(o, n); }\n");
+  SnippetResult R =
+      runOnCode("__global__ void pw(float *out, int n) {\n"
+                "  float x = 1.5f;\n"
+                "  for (int i = 0; i < n; ++i) x *= 1.5f;\n"
+                "  for (int off = 1; off < 256; off *= 2) x = x + 1.0f;\n"
+                "  out[blockIdx.x * blockDim.x + threadIdx.x] = x;\n}\n"
+                "void host(float *o, int n) { pw<<<4096, 256>>>(o, n); }\n");
   ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
   const KernelPrediction &P = R.Kernels[0].Prediction;
   EXPECT_FALSE(P.Flops.Complete);
@@ -182,16 +260,17 @@ TEST(CostModel, PartialStoreSectorsNothingFillsAreReadFromDram) {
   // One float per 32-byte sector: the L2 reads each sector before writing it
   // back whole. 16 bytes per lane 32 bytes apart with the loop writing the
   // other half: the L2 merges the halves, DRAM sees each byte once.
-  SnippetResult R = runOnCode(
-      "__global__ void strided(float *out) {\n"
-      "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[k * 8] = 1.0f;\n}\n"
-      "__global__ void halves(float4 *out) {\n"
-      "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  for (int c = 0; c < 2; ++c) out[2 * t + c] = make_float4(1, 2, 3, 4);\n}\n"
-      "void host(float *o) {\n"
-      "  strided<<<65536, 256>>>(o);\n"
-      "  halves<<<65536, 256>>>((float4 *)o);\n}\n");
+  SnippetResult R =
+      runOnCode("__global__ void strided(float *out) {\n"
+                "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  out[k * 8] = 1.0f;\n}\n"
+                "__global__ void halves(float4 *out) {\n"
+                "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  for (int c = 0; c < 2; ++c) out[2 * t + c] = make_float4(1, "
+                "2, 3, 4);\n}\n"
+                "void host(float *o) {\n"
+                "  strided<<<65536, 256>>>(o);\n"
+                "  halves<<<65536, 256>>>((float4 *)o);\n}\n");
   ASSERT_EQ(R.Kernels.size(), 2u) << R.Log;
   const KernelPrediction &S = R.Kernels[0].Prediction;
   double Sectors = 65536.0 * 256;
@@ -200,7 +279,16 @@ TEST(CostModel, PartialStoreSectorsNothingFillsAreReadFromDram) {
   const KernelPrediction &H = R.Kernels[1].Prediction;
   EXPECT_EQ(H.StoreFillBytes, 0);
   EXPECT_EQ(H.DramBytes, 65536.0 * 256 * 32);
-  EXPECT_GT(H.PartialStoreSectors, 0);
+  // Each request writes half of 32 sectors in 8 lines: the L2 merges them.
+  double Requests = 65536.0 * 8 * 2;
+  EXPECT_EQ(H.PartialStoreSectors, 32 * Requests);
+  EXPECT_EQ(H.StoreLines, 8 * Requests);
+  EXPECT_DOUBLE_EQ(H.L2Time, (H200::StoreLineWeight * 8 + 32) * Requests /
+                                 H200::L2StoreUnitsPerSecond);
+  // Nothing read: the writes stream; the fill reads make the other kernel
+  // a mix of reads and writes.
+  EXPECT_DOUBLE_EQ(H.DramTime, H.DramBytes / H200::DramWriteBytesPerSecond);
+  EXPECT_DOUBLE_EQ(S.DramTime, S.DramBytes / H200::DramBytesPerSecond);
 }
 
 } // namespace

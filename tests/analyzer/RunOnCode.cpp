@@ -83,6 +83,7 @@ SnippetResult runOnCode(const std::string &Code,
           A.Loops = F.Loops;
           A.Assumptions = F.Assumptions;
           A.ExcessCost = accessExcessCost(F);
+          A.SameAddressWarps = F.SameAddressWarps;
           Out.Accesses.push_back(A);
         }
       },

@@ -35,6 +35,7 @@ struct SnippetAccess {
   std::vector<LoopFact> Loops; ///< Loop pointers are dead: do not follow
   std::vector<std::string> Assumptions;
   double ExcessCost = 0; ///< accessExcessCost
+  double SameAddressWarps = 1;
 };
 
 struct SnippetKernel {
