@@ -209,13 +209,25 @@ def measured_per_request(records, field, total_field):
     return total / executed
 
 
+def weighted_per_request(accesses, field):
+    """The per-request value of several accesses read as one record: each
+    access's value weighted by its executions_per_warp (1 where unknown);
+    None if any value is unknown."""
+    vals = [(q.get(field), q.get("executions_per_warp") or 1) for q in accesses]
+    if not vals or any(v is None for v, _ in vals):
+        return None
+    return sum(v * w for v, w in vals) / sum(w for _, w in vals)
+
+
 def counter_pair(p, records, siblings):
     """(name, predicted, measured) for an access's per-request counter; the
-    prediction is averaged over the accesses that share its measured record."""
+    prediction is averaged over the accesses that share its measured record,
+    each weighted by its instructions per warp (executions_per_warp: the
+    emitted instructions, so 8 source loads merged into 2 LDS.128 weigh 2),
+    as ncu's per-request value is the record's total over its requests."""
     shared = p["space"] == "shared"
     field = "wavefronts_per_request" if shared else "sectors_per_request"
-    vals = [q.get(field) for q in siblings]
-    pred = None if None in vals or not vals else sum(vals) / len(vals)
+    pred = weighted_per_request(siblings, field)
     meas = None
     if records:
         meas = measured_per_request(
