@@ -363,8 +363,11 @@ void KernelAnalysis::executionsPerWarp(const Aggregate &G,
   double WalkWeight = 0;
   for (double Wt : Weights)
     WalkWeight += Wt;
-  double Execs =
-      WalkWeight > 0 ? std::max(1.0, G.Occurrences / WalkWeight) : 1.0;
+  // Averaged over the block's warps, as the cost model multiplies it by
+  // the launch's warps: an access that only half the warps run (a branch
+  // on `threadIdx.x >= 128`) counts half, one that one warp of eight runs
+  // (`if (threadIdx.x == 0)`) an eighth.
+  double Execs = WalkWeight > 0 ? G.Occurrences / WalkWeight : 1.0;
   for (const LoopFact &L : F.Loops) {
     if (!L.Trip)
       return;
