@@ -23,6 +23,66 @@ unsigned sharedPhases(unsigned Bytes) {
 
 namespace {
 
+/// The most distinct bank words any one bank holds among \p Lanes'
+/// accesses: the wavefronts a phase made of these lanes takes.
+unsigned conflictDegree(const WarpRequest &R, int64_t BaseResidue,
+                        llvm::ArrayRef<unsigned> Lanes) {
+  llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> WordsPerBank;
+  for (unsigned L : Lanes) {
+    int64_t Lo = BaseResidue + R.Offset[L];
+    int64_t Hi = Lo + R.BytesPerLane - 1;
+    for (int64_t W = floorDiv(Lo, BankWordBytes);
+         W <= floorDiv(Hi, BankWordBytes); ++W)
+      WordsPerBank[floorMod(W, BankCount)].insert(W);
+  }
+  unsigned Max = 0;
+  for (auto &[Bank, Words] : WordsPerBank)
+    Max = std::max<unsigned>(Max, Words.size());
+  return Max;
+}
+
+/// 16-byte accesses (LDS.128 / STS.128), as Nsight Compute counts them on
+/// the H200. Each half-warp is served apart. In it, an aligned quad of
+/// lanes that all read one address takes one slot, any other lane a slot of
+/// its own; the slots, in lane order, go 8 to a wavefront (8 x 16 bytes =
+/// the 32 banks), each group as many wavefronts as its worst bank holds
+/// distinct words. So a quarter-warp at a time when lanes differ (4
+/// wavefronts, 8 with lanes 32 bytes apart), but a half-warp whose quads
+/// each broadcast one address in one: every lane one address, 2; lanes
+/// 4 to a row, rows 32 bytes apart (`threadRowInWarp * 8 + i`), 2; four
+/// addresses repeated every 4 lanes (`(lane % 4) * 4 + i`), 4
+/// (validate/public: siboehm/SGEMM_CUDA kernels 3, 6, 10, 11 at 4096;
+/// validate/results/2026-12-02-h200-sgemm-store).
+void vectorWavefronts(const WarpRequest &R, int64_t BaseResidue,
+                      RequestCost &C) {
+  for (unsigned Half = 0; Half < WarpSize; Half += 16) {
+    llvm::SmallVector<unsigned, 16> Slots; // a lane standing for its slot
+    for (unsigned Q = Half; Q < Half + 16; Q += 4) {
+      llvm::SmallVector<unsigned, 4> Active;
+      for (unsigned L = Q; L < Q + 4; ++L)
+        if (R.Active & (1u << L))
+          Active.push_back(L);
+      if (Active.empty())
+        continue;
+      bool OneAddress = llvm::all_of(Active, [&](unsigned L) {
+        return R.Offset[L] == R.Offset[Active.front()];
+      });
+      if (OneAddress) {
+        Slots.push_back(Active.front());
+        continue;
+      }
+      for (unsigned L : Active)
+        Slots.push_back(L);
+    }
+    for (size_t G = 0; G < Slots.size(); G += 8) {
+      llvm::ArrayRef<unsigned> Group(Slots);
+      Group = Group.slice(G, std::min<size_t>(8, Slots.size() - G));
+      C.Wavefronts += conflictDegree(R, BaseResidue, Group);
+      C.IdealWavefronts += 1;
+    }
+  }
+}
+
 /// Total length of the union of closed integer intervals.
 int64_t unionLength(std::vector<std::pair<int64_t, int64_t>> &Iv) {
   std::sort(Iv.begin(), Iv.end());
@@ -137,42 +197,20 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
   unsigned LanesPerPhase = std::max(1u, WarpSize / Phases);
   if (Phases > WarpSize)
     LanesPerPhase = 1;
-  // 16-byte accesses go a quarter-warp at a time, but the second quarter of
-  // a half-warp that touches only words the first one did costs nothing
-  // (Nsight Compute on the H200, validate/results/2026-12-02-h200-sgemm-store:
-  // an LDS.128 all lanes broadcast takes 2 wavefronts, one whose half-warps
-  // read one address each 2; 48 bytes between lanes stays 8).
-  llvm::DenseSet<int64_t> PrevWords;
-  for (unsigned P = 0; P * LanesPerPhase < WarpSize; ++P) {
-    if (P % 2 == 0)
-      PrevWords.clear();
-    llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> WordsPerBank;
-    bool PhaseActive = false;
-    for (unsigned L = P * LanesPerPhase;
-         L < std::min<unsigned>(WarpSize, (P + 1) * LanesPerPhase); ++L) {
-      if (!(R.Active & (1u << L)))
+  if (R.BytesPerLane == 16) {
+    vectorWavefronts(R, BaseResidue, C);
+  } else {
+    for (unsigned P = 0; P * LanesPerPhase < WarpSize; ++P) {
+      llvm::SmallVector<unsigned, 32> Lanes;
+      for (unsigned L = P * LanesPerPhase;
+           L < std::min<unsigned>(WarpSize, (P + 1) * LanesPerPhase); ++L)
+        if (R.Active & (1u << L))
+          Lanes.push_back(L);
+      if (Lanes.empty())
         continue;
-      PhaseActive = true;
-      int64_t Lo = BaseResidue + R.Offset[L];
-      int64_t Hi = Lo + R.BytesPerLane - 1;
-      for (int64_t W = floorDiv(Lo, BankWordBytes);
-           W <= floorDiv(Hi, BankWordBytes); ++W)
-        WordsPerBank[floorMod(W, BankCount)].insert(W);
+      C.Wavefronts += conflictDegree(R, BaseResidue, Lanes);
+      C.IdealWavefronts += 1;
     }
-    if (!PhaseActive)
-      continue;
-    llvm::DenseSet<int64_t> Words;
-    unsigned Max = 0;
-    for (auto &[Bank, BankWords] : WordsPerBank) {
-      Max = std::max<unsigned>(Max, BankWords.size());
-      Words.insert(BankWords.begin(), BankWords.end());
-    }
-    if (R.BytesPerLane == 16 && P % 2 == 1 &&
-        llvm::all_of(Words, [&](int64_t W) { return PrevWords.contains(W); }))
-      continue;
-    PrevWords = std::move(Words);
-    C.Wavefronts += Max;
-    C.IdealWavefronts += 1;
   }
   // An access wider than 16 bytes needs several wavefronts even when
   // conflict-free: the minimum is the number of 128-byte rows it covers.

@@ -138,4 +138,44 @@ TEST(WarpModelShared, SeveralGroupsHaveNoBankModel) {
   EXPECT_EQ(C.Sectors, 4u);
 }
 
+
+/// Lane L at F(L) * 16 bytes, 16 bytes per lane (an LDS.128).
+template <typename Fn> WarpRequest vector16(Fn F) {
+  WarpRequest R = strided(16, 0);
+  for (unsigned L = 0; L < WarpSize; ++L)
+    R.Offset[L] = int64_t(F(L)) * 16;
+  return R;
+}
+
+// 16-byte accesses, as Nsight Compute counted them on the H200 (WarpModel.cpp,
+// vectorWavefronts): each half-warp apart; an aligned quad reading one address
+// is one slot; slots go 8 to a wavefront.
+TEST(WarpModelShared, SixteenByteBroadcastsByQuad) {
+  // Every lane one address: one wavefront per half-warp.
+  RequestCost All = costOf(vector16([](unsigned) { return 0; }), 0);
+  EXPECT_EQ(All.Wavefronts, 2u);
+  EXPECT_EQ(All.IdealWavefronts, 2u);
+  // Half-warps one address each, rows 32 bytes apart (SGEMM_CUDA kernel 6's
+  // As): 2.
+  RequestCost Halves = costOf(vector16([](unsigned L) { return 2 * (L / 16); }), 0);
+  EXPECT_EQ(Halves.Wavefronts, 2u);
+  // Lanes 4 to a row, rows 32 bytes apart (kernel 10's As,
+  // `threadRowInWarp * 8 + i`): a half-warp's 4 quads are 4 slots, on 16
+  // distinct banks: 2.
+  RequestCost Rows = costOf(vector16([](unsigned L) { return 2 * (L / 4); }), 0);
+  EXPECT_EQ(Rows.Wavefronts, 2u);
+  EXPECT_EQ(Rows.IdealWavefronts, 2u);
+  // Four addresses repeated every 4 lanes (kernel 10's Bs,
+  // `threadColInWarp * 4 + i`): no quad reads one address, 16 slots per
+  // half-warp: 4, though only 64 bytes are read.
+  RequestCost Cols = costOf(vector16([](unsigned L) { return L % 4; }), 0);
+  EXPECT_EQ(Cols.Wavefronts, 4u);
+  EXPECT_EQ(Cols.IdealWavefronts, 4u);
+  // Lanes 32 bytes apart (kernel 5's Bs, `threadCol * 8 + i`): two lanes of
+  // each group of 8 share a bank: 8, ideally 4.
+  RequestCost Apart = costOf(vector16([](unsigned L) { return 2 * (L % 16); }), 0);
+  EXPECT_EQ(Apart.Wavefronts, 8u);
+  EXPECT_EQ(Apart.IdealWavefronts, 4u);
+}
+
 } // namespace
