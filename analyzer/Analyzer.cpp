@@ -352,6 +352,11 @@ void KernelAnalysis::contiguityFacts(const Aggregate &G, const PartSums &S,
   F.FootprintUtilization = S.Foot;
   F.RunStartModulus = M0.RunModulus;
   F.RunStartResidue = M0.RunResidue;
+  F.RunStartModulusAt = M0.RunModulusAt;
+  for (auto &[M, Wt] : G.Parts)
+    if (M.RunModulusAt != M0.RunModulusAt)
+      for (auto &MR : F.RunStartModulusAt)
+        MR = {1, 0};
   for (auto &[M, Wt] : G.Parts)
     if (M.RunModulus != M0.RunModulus || M.RunResidue != M0.RunResidue)
       F.RunStartModulus = 1;

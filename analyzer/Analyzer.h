@@ -216,6 +216,11 @@ struct AccessFacts {
   /// array's base where ptxas puts it (shared arrays at 16 bytes).
   unsigned RunStartModulus = 1;
   int64_t RunStartResidue = 0;
+  /// (modulus, residue) of the run's start at the first iteration of loop K
+  /// of Loops and of every loop inside it, for each K; the same for every
+  /// walk, else (1, 0). EmittedWidth reads it for a run along an enclosing
+  /// loop.
+  std::vector<std::pair<unsigned, int64_t>> RunStartModulusAt;
   EmittedWidth Emitted;
 };
 

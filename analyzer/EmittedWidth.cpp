@@ -3,6 +3,7 @@
 #include "analyzer/EmittedWidth.h"
 
 #include "analyzer/Analyzer.h"
+#include "analyzer/FlopCount.h"
 #include "analyzer/Poly.h"
 #include "analyzer/WarpModel.h"
 
@@ -167,7 +168,83 @@ struct ThreadRun {
   bool InLoop = false;
   UnrollFact U;
   std::string LoopVar;
+  /// The loop the run goes along (an index into AccessFacts::Loops): the
+  /// innermost, or an enclosing one whose nest is unrolled whole.
+  size_t LoopIndex = 0;
+  /// The loops inside that one, unrolled whole ("`resIdx`"), when the run
+  /// goes along an enclosing loop.
+  std::string Inside;
 };
+
+/// Whether \p L steps one run of \p F's element (the run the siblings of
+/// each iteration make).
+bool stepsOneRun(const AccessFacts &F, const LoopFact &L) {
+  return L.Loop && L.StrideBytes &&
+         *L.StrideBytes == int64_t(F.SiblingRun) * F.BytesPerLane;
+}
+
+/// The most operations (array subscripts and arithmetic, counted on the
+/// AST with every loop inside expanded) a loop nest without a pragma may
+/// have, unrolled, for nvcc to unroll its outer loop: SASS shows the k loop
+/// of a 1-D block tiling unrolled (200 operations: SGEMM_CUDA kernel 4,
+/// validate/kernels/sgemm.cu's sgemm_blocktile1d) and that of a 2-D one not
+/// (2,304: kernel 5, sgemm_blocktile2d). Only those two points are measured;
+/// the limit lies between them, where LLVM's full-unroll threshold (300
+/// instructions) puts it.
+constexpr double UnrolledNestLimit = 512;
+
+/// The loop a thread's run of \p F goes along: the innermost when it steps
+/// one run; else the innermost enclosing loop that does, when it and every
+/// loop inside it are unrolled whole. The nest is then straight-line code,
+/// and ptxas merges across it: `As[(threadRow * TM + resIdx) * BK + dotIdx]`
+/// under `dotIdx < 8` and `resIdx < 8` is 16 LDS.128 per thread (SASS of
+/// SGEMM_CUDA's 1-D blocktiling and of validate/kernels/sgemm.cu), not 64
+/// LDS. The inner loops' strides must keep the run's start modulo 16
+/// (computeOne lowers the modulus to what they keep).
+size_t mergeLoop(ASTContext &Ctx, const AccessFacts &F, std::string &Inside) {
+  size_t Inner = F.Loops.size() - 1;
+  if (stepsOneRun(F, F.Loops[Inner]))
+    return Inner;
+  auto Whole = [&](const LoopFact &L) {
+    return L.Loop && L.Trip && *L.Trip > 1 &&
+           unrollOf(Ctx, L.Loop, L.Trip).Factor == *L.Trip;
+  };
+  for (size_t J = Inner; J-- > 0;) {
+    if (!Whole(F.Loops[J + 1]) || !F.Loops[J + 1].StrideBytes)
+      return Inner;
+    if (!stepsOneRun(F, F.Loops[J]))
+      continue;
+    const LoopFact &Outer = F.Loops[J];
+    if (!Whole(Outer))
+      return Inner;
+    // Without a pragma, nvcc unrolls a small nest only.
+    if (unrollOf(Ctx, Outer.Loop, Outer.Trip).Pragma.empty()) {
+      std::map<const Stmt *, int64_t> Trips;
+      for (const LoopFact &L : F.Loops)
+        if (L.Loop && L.Trip)
+          Trips.emplace(L.Loop, *L.Trip);
+      const Stmt *Body = nullptr;
+      if (const auto *For = dyn_cast<ForStmt>(Outer.Loop))
+        Body = For->getBody();
+      else if (const auto *While = dyn_cast<WhileStmt>(Outer.Loop))
+        Body = While->getBody();
+      else if (const auto *Do = dyn_cast<DoStmt>(Outer.Loop))
+        Body = Do->getBody();
+      if (!Body)
+        return Inner;
+      FlopCount Ops = countFlopsIn(Body, Ctx, Trips);
+      double Size = double(*Outer.Trip) *
+                    (Ops.Subscripts + Ops.Fma32 + Ops.Mul32 + Ops.Add32 +
+                     Ops.Div32 + Ops.Fma64 + Ops.Mul64 + Ops.Add64 + Ops.Div64);
+      if (!Ops.Complete || Size > UnrolledNestLimit)
+        return Inner;
+    }
+    for (size_t I = J + 1; I <= Inner; ++I)
+      Inside += (Inside.empty() ? "`" : ", `") + F.Loops[I].VarName + "`";
+    return J;
+  }
+  return Inner;
+}
 
 /// The run \p F is part of; std::nullopt (with E.Why when it is worth
 /// saying) when there is none to merge.
@@ -178,9 +255,9 @@ std::optional<ThreadRun> threadRun(ASTContext &Ctx, AccessFacts &F) {
   R.Elems = F.SiblingRun;
   R.Pos = F.SiblingIndex;
   if (!F.Loops.empty()) {
-    const LoopFact &L = F.Loops.back();
-    if (L.StrideBytes && *L.StrideBytes == int64_t(F.SiblingRun) * Elem &&
-        L.Loop) {
+    R.LoopIndex = mergeLoop(Ctx, F, R.Inside);
+    const LoopFact &L = F.Loops[R.LoopIndex];
+    if (stepsOneRun(F, L)) {
       R.U = unrollOf(Ctx, L.Loop, L.Trip);
       R.LoopVar = L.VarName;
       if (R.U.Factor > 1) {
@@ -260,7 +337,10 @@ std::string mergeReason(const AccessFacts &F, const ThreadRun &R, unsigned Mod,
                      " adjacent elements in a loop nvcc unrolls" +
                      (R.U.Pragma.empty()
                           ? " (constant trip count, taken as unrolled)"
-                          : " (" + R.U.Pragma + ")")
+                          : " (" + R.U.Pragma + ")") +
+                     (R.Inside.empty() ? ""
+                                       : ", across the loops inside it (" +
+                                             R.Inside + ", unrolled whole)")
                : std::to_string(R.Elems) + " adjacent statements";
   std::string Align =
       Mod >= 16 && Res == 0 ? "every lane's run starts 16-byte aligned"
@@ -327,15 +407,29 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
   // The run's start: this access's residue less its place in the run; an
   // unrolled body repeated (`#pragma unroll N`) starts N elements on.
   unsigned Mod = F.RunStartModulus;
-  int64_t Res = F.RunStartResidue - R->Pos * int64_t(Elem);
+  int64_t Res = F.RunStartResidue;
+  if (R->InLoop && R->LoopIndex + 1 < F.Loops.size()) {
+    if (R->LoopIndex >= F.RunStartModulusAt.size())
+      return;
+    std::tie(Mod, Res) = F.RunStartModulusAt[R->LoopIndex];
+  }
+  Res -= R->Pos * int64_t(Elem);
   // A partly unrolled loop (`#pragma unroll N`): ptxas proved only 8 bytes
   // of the body's start in the probe (4 of 16 floats: two LDS.64).
-  if (R->InLoop && F.Loops.back().Trip && R->U.Factor < *F.Loops.back().Trip) {
+  const LoopFact *Along = R->InLoop ? &F.Loops[R->LoopIndex] : nullptr;
+  if (Along && Along->Trip && R->U.Factor < *Along->Trip) {
     int64_t Step = R->Elems * Elem;
     Mod = std::min(Mod, 8u);
     while (Mod > 1 && Step % Mod != 0)
       Mod /= 2;
   }
+  // Across the loops inside the one the run goes along, the run starts
+  // where each of their iterations puts it: only what their strides keep of
+  // the start modulo 16 is known of every run.
+  if (Along)
+    for (size_t I = R->LoopIndex + 1; I < F.Loops.size(); ++I)
+      while (Mod > 1 && floorMod(*F.Loops[I].StrideBytes, Mod) != 0)
+        Mod /= 2;
   Res = Mod > 0 ? floorMod(Res, Mod) : 0;
   auto Pieces =
       splitRun(R->Elems * Elem, Elem, Mod, Res, F.Kind != AccessKind::Store);

@@ -274,6 +274,8 @@ struct Counter {
       visitCall(Call, N);
     } else if (isa<LambdaExpr>(S)) {
       return; // counted where it is called
+    } else if (isa<ArraySubscriptExpr>(S)) {
+      C.Subscripts += N;
     }
     for (const Stmt *Child : S->children())
       visit(Child, N);
@@ -288,6 +290,13 @@ FlopCount countFlops(const clang::FunctionDecl *Kernel,
     return {};
   Counter Cnt{Trips, Kernel->getASTContext(), {}, {Kernel}};
   Cnt.visit(Kernel->getBody(), 1);
+  return Cnt.C;
+}
+
+FlopCount countFlopsIn(const clang::Stmt *S, clang::ASTContext &Ctx,
+                       const std::map<const clang::Stmt *, int64_t> &Trips) {
+  Counter Cnt{Trips, Ctx, {}, {}};
+  Cnt.visit(S, 1);
   return Cnt.C;
 }
 

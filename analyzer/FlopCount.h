@@ -29,6 +29,7 @@
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class FunctionDecl;
 class Stmt;
 } // namespace clang
@@ -39,6 +40,10 @@ struct FlopCount {
   // Per thread, one launch.
   double Fma32 = 0, Mul32 = 0, Add32 = 0, Div32 = 0;
   double Fma64 = 0, Mul64 = 0, Add64 = 0, Div64 = 0;
+  /// Array subscripts evaluated (`a[i]`, read or written, registers
+  /// included): with the operations above, a measure of the code's size
+  /// once its loops are unrolled.
+  double Subscripts = 0;
   /// Every loop around a counted operation had a known trip count.
   bool Complete = true;
   std::vector<std::string> Unknown; ///< the loops without one (`for k`)
@@ -53,6 +58,10 @@ struct FlopCount {
 /// counts the analyzer found, by loop statement.
 FlopCount countFlops(const clang::FunctionDecl *Kernel,
                      const std::map<const clang::Stmt *, int64_t> &Trips);
+
+/// The same for one statement \p S (a loop's body) of a function in \p Ctx.
+FlopCount countFlopsIn(const clang::Stmt *S, clang::ASTContext &Ctx,
+                       const std::map<const clang::Stmt *, int64_t> &Trips);
 
 } // namespace cal
 

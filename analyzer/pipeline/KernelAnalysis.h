@@ -83,6 +83,10 @@ struct InstanceMetrics {
   std::optional<bool> RunStart16;
   unsigned RunModulus = 1;
   int64_t RunResidue = 0;
+  /// The same with loop K and every loop inside it at their first
+  /// iteration, for each enclosing loop K (RunModulusAt[K]; the innermost's
+  /// is RunModulus): where a run that goes along loop K starts.
+  std::vector<std::pair<unsigned, int64_t>> RunModulusAt;
   std::vector<LoopFact> Loops;
   std::vector<std::string> Assumptions;
   unsigned ActiveLanes = 0;

@@ -380,20 +380,29 @@ void KernelAnalysis::runStartModulus(const RawAccess &A, const WarpRequest &Req,
   // The run's start modulo 16 as ptxas can prove it (EmittedWidth.h).
   if (M.Groups != 1)
     return;
-  std::optional<Poly> B0 = Base;
+  auto ModulusFrom = [&](size_t K) -> std::pair<unsigned, int64_t> {
+    std::optional<Poly> B0 = Base;
+    for (size_t I = K; I < A.Loops.size() && B0; ++I)
+      B0 = B0->substitute(A.Loops[I].Sym, 0);
+    bool Ex = false;
+    std::vector<std::string> Ignored;
+    std::vector<int64_t> Addrs;
+    if (B0)
+      for (const ResidueCase &C : residues(*B0, Syms, 16, Ex, Ignored))
+        for (unsigned L = 0; L < WarpSize; ++L)
+          if (A.Active & (1u << L))
+            Addrs.push_back(C.Residue + Req.Offset[L]);
+    if (!B0 || !Ex)
+      return {1, 0};
+    return commonResidue(Addrs, ptxasBaseAlign(*A.Region));
+  };
+  size_t Inner = A.Loops.empty() ? 0 : A.Loops.size() - 1;
+  std::tie(M.RunModulus, M.RunResidue) = ModulusFrom(Inner);
+  M.RunModulusAt.assign(A.Loops.size(), {1, 0});
   if (!A.Loops.empty())
-    B0 = Base.substitute(A.Loops.back().Sym, 0);
-  bool Ex = false;
-  std::vector<std::string> Ignored;
-  std::vector<int64_t> Addrs;
-  if (B0)
-    for (const ResidueCase &C : residues(*B0, Syms, 16, Ex, Ignored))
-      for (unsigned L = 0; L < WarpSize; ++L)
-        if (A.Active & (1u << L))
-          Addrs.push_back(C.Residue + Req.Offset[L]);
-  if (B0 && Ex)
-    std::tie(M.RunModulus, M.RunResidue) =
-        commonResidue(Addrs, ptxasBaseAlign(*A.Region));
+    M.RunModulusAt[Inner] = {M.RunModulus, M.RunResidue};
+  for (size_t K = Inner; K-- > 0;)
+    M.RunModulusAt[K] = ModulusFrom(K);
 }
 
 LoopFact KernelAnalysis::loopFact(const RawAccess &A, const LoopRef &L) {
