@@ -9,6 +9,7 @@
 #include "frontend/CompilerFlags.h"
 #include "frontend/ParseProblems.h"
 #include "frontend/PreambleCache.h"
+#include "frontend/SharedInTemplates.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -195,8 +196,9 @@ private:
 ///    rejects it and marks the variable invalid, which drops every statement
 ///    that names it. Outside templates the variable is made valid again as
 ///    soon as its declaration is done (the next token), so what follows
-///    parses as under nvcc; in a template instantiation there is no such
-///    moment, and the error stays;
+///    parses as under nvcc; in a template, whose instantiation checks the
+///    initializer again with no such moment, the check is deferred
+///    (SharedInTemplates.h);
 ///  - an error inside an inline asm statement's parentheses (`%globaltimer`
 ///    with one `%`, operands without a comma between them): nvcc hands the
 ///    text to ptxas, clang checks it as GCC does and drops the statement. The
@@ -460,7 +462,13 @@ public:
   bool shouldSkipFunctionBody(clang::Decl *D) override {
     return skipsBody(CI.getSourceManager(), D);
   }
+  bool HandleTopLevelDecl(clang::DeclGroupRef DG) override {
+    for (clang::Decl *D : DG)
+      deferSharedInitChecks(D, CI.getSourceManager());
+    return true;
+  }
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    restoreDeferredShared(Ctx);
     settleDiagnostics(Ctx, S);
     S.Called = true;
     (*S.Callback)(Ctx, CI, S.Info);
@@ -490,6 +498,9 @@ public:
     PreambleHooks Hooks;
     Hooks.SkipFunctionBody = [](clang::Decl *D) {
       return skipsBody(D->getASTContext().getSourceManager(), D);
+    };
+    Hooks.TopLevelDecl = [](clang::Decl *D) {
+      deferSharedInitChecks(D, D->getASTContext().getSourceManager());
     };
     PreambleUse Use = Cache->prepare(*WithPreamble, VFS, PCHOps, Hooks);
     switch (Use.K) {
@@ -928,7 +939,8 @@ bool Frontend::prepare() {
                                                  : O.PreambleCacheDir;
     if (!Dir.empty()) {
       // The tool's own headers are part of every preamble.
-      std::string Salt = std::string("cuda-access-lint preamble 1\n");
+      // 2: template patterns' __shared__ objects deferred (SharedInTemplates.h).
+      std::string Salt = std::string("cuda-access-lint preamble 2\n");
       for (const BuiltinHeader &H : builtinHeaders())
         Salt += H.Name.str() + "\n" + H.Contents.str() + "\n";
       P->Preambles = std::make_unique<PreambleCache>(

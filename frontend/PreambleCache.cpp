@@ -255,6 +255,11 @@ public:
   bool shouldSkipFunctionBody(clang::Decl *D) override {
     return Hooks.SkipFunctionBody && Hooks.SkipFunctionBody(D);
   }
+  void HandleTopLevelDecl(clang::DeclGroupRef DG) override {
+    if (Hooks.TopLevelDecl)
+      for (clang::Decl *D : DG)
+        Hooks.TopLevelDecl(D);
+  }
   void AfterExecute(clang::CompilerInstance &CI) override {
     clang::SourceManager &SM = CI.getSourceManager();
     clang::OptionalFileEntryRef Main =

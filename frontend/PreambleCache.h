@@ -78,6 +78,9 @@ struct PreambleHooks {
   /// The main parse's ASTConsumer::shouldSkipFunctionBody (null: no body is
   /// skipped).
   std::function<bool(clang::Decl *)> SkipFunctionBody;
+  /// Called with each top-level declaration the preamble's parse completes,
+  /// as the main parse's ASTConsumer::HandleTopLevelDecl is.
+  std::function<void(clang::Decl *)> TopLevelDecl;
 };
 
 /// What prepare() did.

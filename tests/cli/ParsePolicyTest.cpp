@@ -243,6 +243,69 @@ void launch(float *x) { k<<<1, 32>>>(x); }
                                     "conflict"));
 }
 
+TEST(ParsePolicy, SharedObjectsWithConstructorsInTemplatesAreAnalyzed) {
+  if (access("/usr/local/cuda/include/cccl/cuda/barrier", R_OK) != 0)
+    GTEST_SKIP() << "no CUDA toolkit (cuda/barrier) on this machine";
+  // In a template, clang checks the initializer again when it instantiates
+  // the declaration (SharedInTemplates.h): the template kernels, one in a
+  // header that the precompiled preamble holds and one in the file, read as
+  // nvcc reads them, with and without the cache, the same findings.
+  TempDir Dir("cal-parse");
+  ASSERT_TRUE(writeFile(Dir / "staged.cuh", R"cu(#pragma once
+#include <cuda/barrier>
+template <int TILE>
+__global__ void staged(const float *in, float *out, int n) {
+  __shared__ float tile[TILE][TILE];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0 && threadIdx.y == 0) init(&bar, blockDim.x * blockDim.y);
+  __syncthreads();
+  int x = blockIdx.x * TILE + threadIdx.x;
+  for (int j = 0; j < TILE; j += 8)
+    tile[threadIdx.y + j][threadIdx.x] = in[(blockIdx.y * TILE + threadIdx.y + j) * n + x];
+  bar.arrive_and_wait();
+  for (int j = 0; j < TILE; j += 8)
+    out[(blockIdx.y * TILE + threadIdx.y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+)cu"));
+  std::string File = Dir / "nv.cu";
+  ASSERT_TRUE(writeFile(File, R"cu(#include "staged.cuh"
+struct Acc { float v; __device__ Acc() : v(0) {} };
+template <class T>
+__global__ void acc(float *x) {
+  __shared__ T a[32][32];
+  a[threadIdx.x][0].v = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = a[0][threadIdx.x].v;
+}
+void launch(const float *in, float *out, int n) {
+  staged<32><<<dim3(n / 32, n / 32), dim3(32, 8)>>>(in, out, n);
+  acc<Acc><<<1, 32>>>(out);
+}
+)cu"));
+  std::string Cache = Dir / "cache";
+  auto Run = [&](std::vector<std::string> Extra) {
+    std::vector<std::string> Args = {toolPath(), "--quiet",
+                                     "--header-filter=.*"};
+    Args.insert(Args.end(), Extra.begin(), Extra.end());
+    Args.insert(Args.end(), {File, "--", "-std=c++17"});
+    return runProcess(Args);
+  };
+  ProcessResult NoCache = Run({"--no-preamble-cache"});
+  EXPECT_TRUE(NoCache.exitedWith(1)) << show(NoCache);
+  EXPECT_EQ(NoCache.Stderr, "");
+  // The column of the tile (header, line 14) and of the array of objects
+  // (file, line 6), written by adjacent lanes 32 words apart.
+  EXPECT_THAT(NoCache.Stdout,
+              HasSubstr("staged.cuh:14:58: warning: `tile`: 32-way bank"));
+  EXPECT_THAT(NoCache.Stdout, HasSubstr("nv.cu:6:3: warning: `a`: 32-way bank"));
+  for (int I = 0; I < 2; ++I) { // built, then reused
+    ProcessResult Cached = Run({"--preamble-cache-dir=" + Cache,
+                                "--preamble-build=first"});
+    EXPECT_EQ(Cached.Stdout, NoCache.Stdout) << "run " << I;
+    EXPECT_EQ(Cached.Stderr, "") << "run " << I;
+  }
+}
+
 TEST(ParsePolicy, InlineAsmNvccAcceptsIsNotAnError) {
   // PTX registers with one '%' and operands without a comma: nvcc hands the
   // text to ptxas; clang checks it as GCC would. The lint never reads asm.
