@@ -1,5 +1,4 @@
-//===- SharedInTemplates.h - __shared__ objects with constructors in templates
-//-===//
+//===- SharedInTemplates.h - __shared__ objects in templates -*- C++ -*-===//
 //
 // nvcc accepts `__shared__ cuda::barrier<...> bar;` (and `__shared__ T acc[N]`
 // of a class with a constructor) with a warning: it ignores the dynamic
