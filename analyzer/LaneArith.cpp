@@ -7,25 +7,67 @@
 
 namespace cal {
 
+namespace {
+
+/// One side of an interval: a value, or open. (Not std::optional: GCC 12
+/// takes an optional __int128's value for uninitialized.)
+struct Side {
+  bool Known = false;
+  __int128 V = 0;
+  static Side of(__int128 X) { return {true, X}; }
+  bool fits() const { return Known && V >= INT64_MIN && V <= INT64_MAX; }
+};
+
+/// The interval of one monomial (its coefficient left out).
+std::pair<Side, Side> monomialBounds(const Monomial &Mono,
+                                     const SymbolTable &Syms) {
+  Side Lo = Side::of(1), Hi = Side::of(1);
+  for (SymbolId S : Mono) {
+    const SymbolInfo &I = Syms.get(S);
+    if (I.Min && I.Max && Hi.Known) {
+      __int128 C[4] = {Lo.V * *I.Min, Lo.V * *I.Max, Hi.V * *I.Min,
+                       Hi.V * *I.Max};
+      Lo = Side::of(std::min(std::min(C[0], C[1]), std::min(C[2], C[3])));
+      Hi = Side::of(std::max(std::max(C[0], C[1]), std::max(C[2], C[3])));
+    } else if (I.Min && *I.Min >= 0 && Lo.V >= 0) {
+      // Non-negative factors, one with no largest value: the product is at
+      // least the product of the smallest, and has no upper bound.
+      Lo = Side::of(Lo.V * *I.Min);
+      Hi = Side();
+    } else {
+      return {Side(), Side()};
+    }
+    if (!Lo.fits() || (Hi.Known && !Hi.fits()))
+      return {Side(), Side()};
+  }
+  return {Lo, Hi};
+}
+
+} // namespace
+
+ValueBounds valueBounds(const Poly &P, const SymbolTable &Syms) {
+  Side Lo = Side::of(P.constant()), Hi = Side::of(P.constant());
+  for (const Poly::Term &T : P.terms()) {
+    auto [MLo, MHi] = monomialBounds(T.Mono, Syms);
+    const Side &ToLo = T.Coeff >= 0 ? MLo : MHi;
+    const Side &ToHi = T.Coeff >= 0 ? MHi : MLo;
+    Lo = Lo.Known && ToLo.Known ? Side::of(Lo.V + ToLo.V * T.Coeff) : Side();
+    Hi = Hi.Known && ToHi.Known ? Side::of(Hi.V + ToHi.V * T.Coeff) : Side();
+  }
+  ValueBounds B;
+  if (Lo.fits())
+    B.Lo = static_cast<int64_t>(Lo.V);
+  if (Hi.fits())
+    B.Hi = static_cast<int64_t>(Hi.V);
+  return B;
+}
+
 std::optional<std::pair<int64_t, int64_t>> valueRange(const Poly &P,
                                                       const SymbolTable &Syms) {
-  __int128 Lo = P.constant(), Hi = P.constant();
-  for (const Poly::Term &T : P.terms()) {
-    __int128 TLo = T.Coeff, THi = T.Coeff;
-    for (SymbolId S : T.Mono) {
-      const SymbolInfo &I = Syms.get(S);
-      if (!I.Min || !I.Max)
-        return std::nullopt;
-      __int128 C[4] = {TLo * *I.Min, TLo * *I.Max, THi * *I.Min, THi * *I.Max};
-      TLo = std::min(std::min(C[0], C[1]), std::min(C[2], C[3]));
-      THi = std::max(std::max(C[0], C[1]), std::max(C[2], C[3]));
-    }
-    Lo += TLo;
-    Hi += THi;
-  }
-  if (Lo < INT64_MIN || Hi > INT64_MAX)
+  ValueBounds B = valueBounds(P, Syms);
+  if (!B.Lo || !B.Hi)
     return std::nullopt;
-  return std::make_pair(static_cast<int64_t>(Lo), static_cast<int64_t>(Hi));
+  return std::make_pair(*B.Lo, *B.Hi);
 }
 
 std::optional<Poly> divLane(const Poly &A, int64_t K, const SymbolTable &Syms) {

@@ -20,9 +20,22 @@
 
 namespace cal {
 
-/// The interval of \p P's value from its symbols' ranges (every symbol of
-/// every term needs a Min and a Max); std::nullopt when one has none or the
-/// bounds leave 64 bits. `3*tx + 5` with tx in [0, 31] is [5, 98].
+/// Bounds on a value, each side where known.
+struct ValueBounds {
+  std::optional<int64_t> Lo, Hi;
+};
+
+/// The bounds of \p P's value from its symbols' ranges, each side on its
+/// own: a term whose symbols are all non-negative and have a Min bounds
+/// its side from the products of the Mins even where a Max is missing, so
+/// `s - 32*bw` with bw >= 1 (a block of an unknown multiple of 32 threads)
+/// is at most s - 32, whatever bw's largest value. A side is unset when a
+/// term leaves it open or it leaves 64 bits.
+ValueBounds valueBounds(const Poly &P, const SymbolTable &Syms);
+
+/// The interval of \p P's value from its symbols' ranges (both sides of
+/// valueBounds); std::nullopt when a side is open. `3*tx + 5` with tx in
+/// [0, 31] is [5, 98].
 std::optional<std::pair<int64_t, int64_t>> valueRange(const Poly &P,
                                                       const SymbolTable &Syms);
 

@@ -402,50 +402,52 @@ AbsValue Interpreter::Impl::compare(BinaryOperatorKind Op, const LaneVec &X,
   unsigned N = (X.isUniform() && Y.isUniform()) ? 1 : WarpSize;
   for (unsigned L = 0; L < N; ++L) {
     auto D = Poly::sub(X.lane(L), Y.lane(L));
+    // Each side of the difference on its own: `s < blockDim.x` with s = 16
+    // holds for any block of a multiple of 32 threads, however large.
     std::optional<int64_t> Lo, Hi;
     if (D) {
       if (auto C = D->asConstant()) {
         Lo = Hi = C;
-      } else if (auto R = range(*D)) {
-        Lo = R->first;
-        Hi = R->second;
+      } else {
+        ValueBounds B = valueBounds(*D, Syms);
+        Lo = B.Lo;
+        Hi = B.Hi;
       }
     }
-    if (!Lo) {
+    if (!Lo && !Hi) {
       if (D && mentionsWarpSymbol(*D))
         NeedConcrete = NeedConcrete || Unused == 0;
       Unknown = true;
       break;
     }
+    // The difference is certainly below (above) a value where its upper
+    // (lower) side says so.
+    auto Below = [&](int64_t V) { return Hi && *Hi < V; };
+    auto Above = [&](int64_t V) { return Lo && *Lo > V; };
+    auto Decide = [](bool True, bool False) {
+      return True ? std::optional<bool>(true)
+                  : (False ? std::optional<bool>(false) : std::nullopt);
+    };
+    bool Zero = Lo && Hi && *Lo == 0 && *Hi == 0;
     std::optional<bool> T;
     switch (Op) {
     case BO_LT:
-      T = *Hi < 0 ? std::optional<bool>(true)
-                  : (*Lo >= 0 ? std::optional<bool>(false) : std::nullopt);
+      T = Decide(Below(0), Above(-1));
       break;
     case BO_GT:
-      T = *Lo > 0 ? std::optional<bool>(true)
-                  : (*Hi <= 0 ? std::optional<bool>(false) : std::nullopt);
+      T = Decide(Above(0), Below(1));
       break;
     case BO_LE:
-      T = *Hi <= 0 ? std::optional<bool>(true)
-                   : (*Lo > 0 ? std::optional<bool>(false) : std::nullopt);
+      T = Decide(Below(1), Above(0));
       break;
     case BO_GE:
-      T = *Lo >= 0 ? std::optional<bool>(true)
-                   : (*Hi < 0 ? std::optional<bool>(false) : std::nullopt);
+      T = Decide(Above(-1), Below(0));
       break;
     case BO_EQ:
-      T = (*Lo == 0 && *Hi == 0)
-              ? std::optional<bool>(true)
-              : ((*Lo > 0 || *Hi < 0) ? std::optional<bool>(false)
-                                      : std::nullopt);
+      T = Decide(Zero, Above(0) || Below(0));
       break;
     case BO_NE:
-      T = (*Lo == 0 && *Hi == 0)
-              ? std::optional<bool>(false)
-              : ((*Lo > 0 || *Hi < 0) ? std::optional<bool>(true)
-                                      : std::nullopt);
+      T = Decide(Above(0) || Below(0), Zero);
       break;
     default:
       break;

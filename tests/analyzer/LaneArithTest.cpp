@@ -64,6 +64,41 @@ TEST(LaneArith, RangeOfALinearForm) {
   EXPECT_FALSE(valueRange(Poly::symbol(Y.Bx), Y.T));
 }
 
+TEST(LaneArith, BoundsOneSideAtATime) {
+  Symbols Y;
+  // bw >= 1 with no largest value (blocks of an unknown multiple of 32
+  // threads: blockDim.x = 32*bw).
+  SymbolInfo I;
+  I.Name = "bw";
+  I.Kind = SymbolKind::BlockDim;
+  I.Min = 1;
+  SymbolId Bw = Y.T.add(I);
+  // 16 - 32*bw <= -16: below zero whatever bw is; no lower bound.
+  ValueBounds B = valueBounds(sum({Poly(16), Poly::symbol(Bw, -32)}), Y.T);
+  EXPECT_FALSE(B.Lo);
+  ASSERT_TRUE(B.Hi);
+  EXPECT_EQ(*B.Hi, -16);
+  // 32*bw - tx >= 32 - 31 = 1; no upper bound.
+  B = valueBounds(sum({Poly::symbol(Bw, 32), Poly::symbol(Y.Tx, -1)}), Y.T);
+  ASSERT_TRUE(B.Lo);
+  EXPECT_EQ(*B.Lo, 1);
+  EXPECT_FALSE(B.Hi);
+  // A product of non-negative factors, one unbounded: tx*bw >= 0.
+  B = valueBounds(*Poly::mul(Poly::symbol(Y.Tx), Poly::symbol(Bw)), Y.T);
+  ASSERT_TRUE(B.Lo);
+  EXPECT_EQ(*B.Lo, 0);
+  EXPECT_FALSE(B.Hi);
+  // bx has no bound on either side, and neither has bx + tx.
+  B = valueBounds(sum({Poly::symbol(Y.Bx), Poly::symbol(Y.Tx)}), Y.T);
+  EXPECT_FALSE(B.Lo);
+  EXPECT_FALSE(B.Hi);
+  // Both sides known: valueRange's interval.
+  B = valueBounds(sum({Poly::symbol(Y.Tx, 3), Poly(5)}), Y.T);
+  EXPECT_EQ(B.Lo, std::optional<int64_t>(5));
+  EXPECT_EQ(B.Hi, std::optional<int64_t>(98));
+  EXPECT_FALSE(valueRange(Poly::symbol(Bw), Y.T));
+}
+
 TEST(LaneArith, DivisionOfConstantsTruncatesAsC) {
   Symbols Y;
   EXPECT_EQ(divLane(Poly(-1), 32, Y.T), std::optional<Poly>(Poly(0)));
