@@ -70,6 +70,10 @@ struct LoopRef {
   /// iteration (`cur = 1 - cur`): they change from one iteration to the
   /// next by an unknown amount.
   std::vector<SymbolId> Varying;
+  /// Its iterations were evaluated one by one, and only the first ones (the
+  /// trip count is unknown): no symbol stands for the iteration, so the
+  /// addresses' move from one iteration to the next is not known.
+  bool IterationsApart = false;
 };
 
 struct RawAccess {

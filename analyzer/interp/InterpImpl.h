@@ -641,9 +641,26 @@ struct Interpreter::Impl {
   /// are recorded once per iteration (the analyzer averages their facts, as
   /// Nsight Compute averages over requests) and say so. Leaves the state as
   /// it was and returns false when it cannot.
-  bool concreteIterations(const clang::Expr *Cond, const clang::Expr *Inc,
-                          const clang::Stmt *Body,
-                          const clang::DeclStmt *CondVar);
+  ///
+  /// With \p CertainPrefix, a loop whose counter is scaled by a constant
+  /// (`for (s = 1; s < blockDim.x; s *= 2)`) and whose bound, the same for
+  /// every lane, stops deciding the condition is kept for the iterations
+  /// that run whatever the bound is (at least the first: keepCertainPrefix).
+  bool concreteIterations(const LoopParts &L, bool CertainPrefix = false);
+
+  /// Whether \p Cond, the condition of \p L at a test, ends the certain
+  /// iterations: unknown, the same for every lane, with \p G's counter
+  /// known.
+  bool certainPrefixEnds(const LoopParts &L, const GeometricUpdate &G,
+                         const AbsValue &Cond);
+
+  /// Keeps the iterations run so far (\p Values: the counter's value in
+  /// each; none: the first is run now, as the one that runs whenever the
+  /// loop does) and says so with each of their accesses, recorded from
+  /// \p Mark; the loop stands around them with an unknown trip count, and
+  /// what it modifies is unknown after it.
+  void keepCertainPrefix(const LoopParts &L, const GeometricUpdate &G,
+                         std::vector<int64_t> &Values, size_t Mark);
 
   /// A loop, in phases: its shape (counter, trip count), iteration by
   /// iteration when the counter is not linear, else one walk of the body

@@ -12,48 +12,70 @@ namespace cal {
 using namespace clang;
 using interp::LValue;
 
-bool Interpreter::Impl::concreteIterations(const Expr *Cond, const Expr *Inc,
-                                           const Stmt *Body,
-                                           const DeclStmt *CondVar) {
+bool Interpreter::Impl::concreteIterations(const LoopParts &L,
+                                           bool CertainPrefix) {
   // The display walk keeps the loop symbolic: the readable form names
   // the loop's variables (`4*(threadIdx.x + 256*cur)`), not one
   // iteration's values.
-  if (!Cond || jumpsOut(Body) || W.Display)
+  if (!L.Cond || jumpsOut(L.Body) || W.Display)
     return false;
   if (OnlyPadded && Padding) {
     bool Names = false;
     for (const auto &[VD, Pad] : *Padding)
-      Names = Names || mentionsVar(Body, VD) || mentionsVar(Cond, VD) ||
-              mentionsVar(Inc, VD);
+      Names = Names || mentionsVar(L.Body, VD) || mentionsVar(L.Cond, VD) ||
+              mentionsVar(L.Inc, VD);
     if (!Names)
       return false;
   }
   Snapshot Before = snapshot();
   size_t Mark = Before.OutSize;
+  // A counter scaled by a constant (`s *= 2`): its value at each iteration
+  // run, for a prefix of certain iterations.
+  std::optional<GeometricUpdate> G;
+  if (CertainPrefix && L.Inc) {
+    llvm::SmallPtrSet<const VarDecl *, 8> BodyModified;
+    collectModified(L.Body, BodyModified);
+    G = geometricUpdate(L.Inc, BodyModified);
+  }
+  std::vector<int64_t> Values;
   unsigned N = 0;
   while (true) {
-    if (CondVar)
-      exec(CondVar);
+    if (L.CondVar)
+      exec(L.CondVar);
     AbsValue C;
     {
       llvm::SaveAndRestore<unsigned> NotUsed(Unused, Unused + 1);
-      C = eval(Cond);
+      C = eval(L.Cond);
     }
     std::optional<int64_t> Go =
         C.isInt() && C.Val.isUniform() ? C.Val.asConstant() : std::nullopt;
-    if (!Go || (*Go && N == MaxConcreteIterations) ||
-        (Budget && Budget->spent())) {
+    bool Spent = Budget && Budget->spent();
+    if (!Go && G && !Spent && N < MaxConcreteIterations &&
+        certainPrefixEnds(L, *G, C)) {
+      keepCertainPrefix(L, *G, Values, Mark);
+      return true;
+    }
+    if (!Go || (*Go && N == MaxConcreteIterations) || Spent) {
       restore(Before);
       return false;
     }
     if (!*Go)
       break;
     ++N;
-    exec(Body);
-    if (Inc)
-      eval(Inc);
+    if (G) {
+      // A counter whose values are not known (`s = blockDim.x / 2`) has no
+      // certain iterations to keep.
+      const AbsValue &V = Env[G->VD];
+      if (V.isInt() && V.Val.isUniform() && V.Val.asConstant())
+        Values.push_back(*V.Val.asConstant());
+      else
+        G.reset();
+    }
+    exec(L.Body);
+    if (L.Inc)
+      eval(L.Inc);
   }
-  std::string Note = "the loop on `" + text(Cond) +
+  std::string Note = "the loop on `" + text(L.Cond) +
                      "` evaluated iteration by "
                      "iteration (" +
                      std::to_string(N) + " iteration" + (N == 1 ? "" : "s") +
@@ -63,6 +85,78 @@ bool Interpreter::Impl::concreteIterations(const Expr *Cond, const Expr *Inc,
         Out[I].Assumptions.end())
       Out[I].Assumptions.push_back(Note);
   return true;
+}
+
+bool Interpreter::Impl::certainPrefixEnds(const LoopParts &L,
+                                          const GeometricUpdate &G,
+                                          const AbsValue &Cond) {
+  // Not a split of the lanes (that is a per-lane condition), but a bound
+  // the same for every lane that the values cannot decide, with the
+  // counter's value known.
+  if (Cond.isInt())
+    return false;
+  auto It = Env.find(G.VD);
+  if (It == Env.end() || !It->second.isInt() || !It->second.Val.isUniform() ||
+      !It->second.Val.asConstant())
+    return false;
+  llvm::SmallPtrSet<const VarDecl *, 8> Counter;
+  Counter.insert(G.VD);
+  return uniformExpr(L.Cond, Counter);
+}
+
+void Interpreter::Impl::keepCertainPrefix(const LoopParts &L,
+                                          const GeometricUpdate &G,
+                                          std::vector<int64_t> &Values,
+                                          size_t Mark) {
+  std::string Name = G.VD->getNameAsString();
+  // No iteration is certain whatever the bound: the first one is, whenever
+  // the loop runs at all.
+  bool Certain = !Values.empty();
+  if (!Certain) {
+    Values.push_back(*Env[G.VD].Val.asConstant());
+    exec(L.Body);
+    if (L.Inc)
+      eval(L.Inc);
+  }
+  std::string List = Name + " = ";
+  for (size_t I = 0; I < Values.size(); ++I)
+    List += (I ? ", " : "") + std::to_string(Values[I]);
+  size_t K = Values.size();
+  std::string Which =
+      K == 1 ? "its first iteration (" + List + ")"
+             : "its first " + std::to_string(K) + " iterations (" + List + ")";
+  std::string Note =
+      "the loop on `" + text(L.Cond) + "` analyzed for " + Which +
+      (Certain ? (K == 1 ? ", which runs" : ", which run") +
+                     std::string(" whatever its bound is")
+               : ", which runs whenever the loop runs at all") +
+      "; the later ones depend on the bound and are not analyzed" +
+      (K > 1 ? " (the facts are averages over those " + std::to_string(K) + ")"
+             : "");
+  // The loop stands around its accesses with an unknown trip count (at
+  // least the certain iterations), and no symbol for its iteration.
+  LoopRef Ref;
+  Ref.Loop = L.Loop;
+  Ref.Sym =
+      loopSymbol("iter(" + Name + ")", std::nullopt, SymbolKind::LoopIter);
+  Ref.VarName = Name;
+  if (Certain)
+    Ref.TripMin = static_cast<int64_t>(K);
+  Ref.IterationsApart = true;
+  size_t Depth = Loops.size();
+  for (size_t I = Mark; I < Out.size(); ++I) {
+    RawAccess &A = Out[I];
+    A.Loops.insert(A.Loops.begin() + std::min(Depth, A.Loops.size()), Ref);
+    A.Assumptions.push_back(Note);
+  }
+  llvm::SmallPtrSet<const VarDecl *, 8> Modified;
+  collectModified(L.Cond, Modified);
+  collectModified(L.Body, Modified);
+  if (L.Inc)
+    collectModified(L.Inc, Modified);
+  for (const VarDecl *VD : Modified)
+    Env[VD] =
+        unknownPointer(Env[VD], "`" + VD->getNameAsString() + "` after a loop");
 }
 
 void Interpreter::Impl::execLoop(const Stmt *Loop, const Stmt *Init,
@@ -77,7 +171,7 @@ void Interpreter::Impl::execLoop(const Stmt *Loop, const Stmt *Init,
   // `s >>= 1`) but whose condition is a constant at every iteration: run
   // it as the hardware does, iteration by iteration.
   if (!Wk.Shape.IV && !Wk.Shape.BodyCounter &&
-      concreteIterations(Cond, Inc, Body, CondVar))
+      concreteIterations(L, /*CertainPrefix=*/true))
     return;
   Snapshot BeforeLoop = snapshot();
   unsigned UndecidedBefore = UndecidedConds;
@@ -287,7 +381,7 @@ bool Interpreter::Impl::iterateInstead(const LoopParts &L, const LoopWalk &Wk,
       std::make_move_iterator(Out.begin() + BeforeLoop.OutSize),
       std::make_move_iterator(Out.end()));
   restore(BeforeLoop);
-  if (concreteIterations(L.Cond, L.Inc, L.Body, L.CondVar))
+  if (concreteIterations(L))
     return true;
   Out.insert(Out.end(), std::make_move_iterator(SymbolicOut.begin()),
              std::make_move_iterator(SymbolicOut.end()));

@@ -241,13 +241,18 @@ bool Interpreter::Impl::uniformExpr(
     return It != Env.end() && isUniformInt(It->second);
   }
   if (auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-    if (auto *Prop =
-            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
-      if (auto *B = dyn_cast<DeclRefExpr>(
-              Prop->getBaseExpr()->IgnoreParenImpCasts())) {
+    if (auto *Prop = dyn_cast<MSPropertyRefExpr>(
+            PO->getSyntacticForm()->IgnoreParens())) {
+      // The base is the builtin variable, under the OpaqueValueExpr that
+      // the pseudo-object's semantic form shares (as builtinVar reads it).
+      const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+      if (auto *OV = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+      if (auto *B = dyn_cast<DeclRefExpr>(Base)) {
         llvm::StringRef N = B->getDecl()->getName();
         return N == "blockIdx" || N == "blockDim" || N == "gridDim";
       }
+    }
     return false;
   }
   if (auto *B = dyn_cast<BinaryOperator>(E))

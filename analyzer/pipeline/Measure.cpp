@@ -421,7 +421,7 @@ LoopFact KernelAnalysis::loopFact(const RawAccess &A, const LoopRef &L) {
   // for every lane (SymDelta); linear in the loop counter either way.
   std::optional<int64_t> Delta;
   std::optional<Poly> SymDelta;
-  bool Linear = true;
+  bool Linear = !L.IterationsApart;
   for (unsigned Ln = 0; Ln < WarpSize && Linear; ++Ln) {
     if (!(A.Active & (1u << Ln)))
       continue;

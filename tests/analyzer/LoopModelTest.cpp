@@ -60,9 +60,8 @@ TEST(LoopModel, CounterPlusAnOffsetAgainstALimit) {
 }
 
 TEST(LoopModel, OffsetDependingOnTheCounterGivesNoTripCount) {
-  SnippetResult R = runOnCode(
-      kernel("  for (int i = 1; i + i < n; ++i)\n"
-             "    out[i * 256 + threadIdx.x] = 0.f;"));
+  SnippetResult R = runOnCode(kernel("  for (int i = 1; i + i < n; ++i)\n"
+                                     "    out[i * 256 + threadIdx.x] = 0.f;"));
   SnippetAccess Out = R.one("out");
   ASSERT_EQ(Out.Loops.size(), 1u);
   EXPECT_EQ(Out.Loops[0].Trip, std::nullopt);
@@ -135,6 +134,52 @@ TEST(LoopModel, DoublingCounterIsRunIterationByIteration) {
     EXPECT_TRUE(A.Loops.empty());
     EXPECT_TRUE(mentions(A, "evaluated iteration by iteration (8 iterations)"));
   }
+}
+
+TEST(LoopModel, DoublingCounterWithARuntimeBoundKeepsItsFirstIteration) {
+  // s < n: no iteration is certain whatever n is, the first (s = 1) runs
+  // whenever the loop does: lanes 2 words apart, 2-way; the loop stands
+  // around the access with no trip count, so no execution count.
+  SnippetResult R = runOnCode(kernel("  __shared__ float sh[8192];\n"
+                                     "  for (int s = 1; s < n; s *= 2)\n"
+                                     "    sh[2 * s * threadIdx.x] = 0.f;"));
+  SnippetAccess Sh = R.one("sh");
+  EXPECT_EQ(Sh.BankConflictWays, std::optional<double>(2));
+  ASSERT_EQ(Sh.Loops.size(), 1u);
+  EXPECT_EQ(Sh.Loops[0].VarName, "s");
+  EXPECT_FALSE(Sh.Loops[0].Trip);
+  EXPECT_FALSE(Sh.Loops[0].StrideBytes);
+  EXPECT_FALSE(Sh.ExecutionsPerWarp);
+  EXPECT_TRUE(mentions(Sh, "analyzed for its first iteration (s = 1), which "
+                           "runs whenever the loop runs at all"));
+}
+
+TEST(LoopModel, DoublingCounterBoundedByAnUnknownBlockKeepsTheCertainOnes) {
+  // A block of an unknown multiple of 32 threads: s < blockDim.x holds for
+  // s = 1 .. 16 whatever the block; s = 32 depends on it. Lanes 2, 4, 8,
+  // 16, 32 words apart: 62 / 5 = 12.4 wavefronts on average.
+  SnippetResult R = runOnCode("__global__ void k() {\n"
+                              "  __shared__ float sh[1024];\n"
+                              "  for (unsigned s = 1; s < blockDim.x; s *= 2)\n"
+                              "    sh[2 * s * threadIdx.x] = 0.f;\n"
+                              "}\n");
+  SnippetAccess Sh = R.one("sh");
+  EXPECT_EQ(Sh.WavefrontsPerRequest, std::optional<double>(12.4));
+  ASSERT_EQ(Sh.Loops.size(), 1u);
+  EXPECT_EQ(Sh.Loops[0].TripMin, std::optional<int64_t>(5));
+  EXPECT_TRUE(mentions(Sh, "its first 5 iterations (s = 1, 2, 4, 8, 16), "
+                           "which run whatever its bound is"));
+}
+
+TEST(LoopModel, DoublingCounterFromAnUnknownStartHasNoCertainIteration) {
+  // s = n: the counter's values are not known: walked once with s a value
+  // the same for every lane, its conflicts unknown.
+  SnippetResult R = runOnCode(kernel("  __shared__ float sh[8192];\n"
+                                     "  for (int s = n; s < 16; s *= 2)\n"
+                                     "    sh[2 * s * threadIdx.x] = 0.f;"));
+  SnippetAccess Sh = R.one("sh");
+  EXPECT_FALSE(Sh.BankConflictWays);
+  EXPECT_FALSE(mentions(Sh, "analyzed for its first"));
 }
 
 TEST(LoopModel, BranchOnTheCounterRunsTheLoopIterationByIteration) {
