@@ -125,7 +125,11 @@ const RuleInfo &BlockedStride::info() const {
       "16-byte vector loads when it is small, staging through padded shared "
       "memory when it is large (register pressure; the crossover was near "
       "128 bytes per thread), and swapping thread and loop indices only when "
-      "the order of consumption does not matter.",
+      "the order of consumption does not matter. The sectors are those of "
+      "the emitted instruction (docs/emitted-width.md): ptxas does not merge "
+      "a thread's adjacent global accesses into a wider one, so the request "
+      "is the access as written (a struct or vector element copied in "
+      "pieces counts its pieces).",
       Bad,
       Good,
       {},
