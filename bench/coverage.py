@@ -58,11 +58,11 @@ def extra_cases(paths, flags):
 
 
 def measure(tool, group, cwd, args):
-    p = subprocess.run([tool] + args, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL, text=True)
     try:
+        p = subprocess.run([tool] + args, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
         doc = json.loads(p.stdout)
-    except ValueError:
+    except (OSError, ValueError):
         return group, None
     accesses = doc.get("accesses", [])
     return group, [reason_class(a["unknown_reason"]) if
