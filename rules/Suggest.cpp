@@ -7,8 +7,10 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 namespace cal {
 
@@ -79,9 +81,8 @@ const ForStmt *innermostFor(const AccessFacts &F) {
   return dyn_cast_or_null<ForStmt>(F.Loops.back().Loop);
 }
 
-std::optional<std::string> loopHeaderWithStep(const RuleContext &Ctx,
-                                              const ForStmt *Loop,
-                                              unsigned Step) {
+std::optional<std::string>
+loopHeaderWithStep(const RuleContext &Ctx, const ForStmt *Loop, unsigned Step) {
   if (!Loop || !Loop->getInit() || !Loop->getCond() || !Loop->getInc())
     return std::nullopt;
   const auto *Init = dyn_cast<DeclStmt>(Loop->getInit());
@@ -105,7 +106,8 @@ std::optional<std::string> loopHeaderWithStep(const RuleContext &Ctx,
     UnitUp = CA->getOpcode() == BO_AddAssign && IsIV(CA->getLHS()) &&
              CA->getRHS()->EvaluateAsInt(R, Ctx.Ctx) && R.Val.getInt() == 1;
   }
-  const auto *Cmp = dyn_cast<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
+  const auto *Cmp =
+      dyn_cast<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
   if (!UnitUp || !Cmp || !IsIV(Cmp->getLHS()) ||
       (Cmp->getOpcode() != BO_LT && Cmp->getOpcode() != BO_LE &&
        Cmp->getOpcode() != BO_NE))
@@ -113,8 +115,9 @@ std::optional<std::string> loopHeaderWithStep(const RuleContext &Ctx,
   std::string InitText = Ctx.text(Init->getSourceRange());
   if (!InitText.empty() && InitText.back() == ';')
     InitText.pop_back();
-  return "for (" + InitText + "; " + Ctx.text(Loop->getCond()->getSourceRange()) +
-         "; " + IV->getNameAsString() + " += " + std::to_string(Step) + ")";
+  return "for (" + InitText + "; " +
+         Ctx.text(Loop->getCond()->getSourceRange()) + "; " +
+         IV->getNameAsString() + " += " + std::to_string(Step) + ")";
 }
 
 /// The array to index in rewritten code and the element index of the
@@ -135,24 +138,28 @@ static std::pair<std::string, std::string> baseOf(const AccessFacts &F) {
 /// The warp model's figures for the access rewritten with \p Bytes per
 /// lane, the lanes where they are now or (\p Striped) \p Bytes apart:
 /// sectors per request, and "after: ..." for the fix's description.
-std::pair<FixAfter, std::string>
-rewrittenFigures(const AccessFacts &F, unsigned Bytes, bool Striped,
-                 double RequestsBefore, double RequestsAfter) {
+std::pair<FixAfter, std::string> rewrittenFigures(const AccessFacts &F,
+                                                  unsigned Bytes, bool Striped,
+                                                  double RequestsBefore,
+                                                  double RequestsAfter) {
   WarpRequest Req;
   Req.BytesPerLane = Bytes;
   Req.Active = F.ActiveMask ? F.ActiveMask : AllLanes;
   for (unsigned L = 0; L < WarpSize; ++L)
-    Req.Offset[L] = Striped || !F.LaneOffsets ? int64_t(L) * Bytes
-                                              : (*F.LaneOffsets)[L];
+    Req.Offset[L] =
+        Striped || !F.LaneOffsets ? int64_t(L) * Bytes : (*F.LaneOffsets)[L];
   int64_t Base = F.Alignment == AlignmentFact::Aligned ? 0
                  : F.MisalignBytes                     ? *F.MisalignBytes
                                                        : 0;
   RequestCost C = costOf(Req, Base);
   bool Store = F.Kind == AccessKind::Store;
   FixAfter A;
-  A.Instruction = std::string(F.Space == MemSpace::Shared ? (Store ? "STS" : "LDS")
-                                                          : (Store ? "STG.E" : "LDG.E")) +
-                  (Bytes == 16 ? ".128" : Bytes == 8 ? ".64" : "");
+  A.Instruction =
+      std::string(F.Space == MemSpace::Shared ? (Store ? "STS" : "LDS")
+                                              : (Store ? "STG.E" : "LDG.E")) +
+      (Bytes == 16  ? ".128"
+       : Bytes == 8 ? ".64"
+                    : "");
   A.Numbers = {{"sectors_per_request", double(C.Sectors)},
                {"lines_per_request", double(C.Lines)},
                {"requests_per_warp", RequestsAfter}};
@@ -163,7 +170,7 @@ rewrittenFigures(const AccessFacts &F, unsigned Bytes, bool Striped,
     T += F.ExecutionsPerWarp
              ? ", " + number(RequestsAfter) +
                    (std::abs(RequestsAfter - 1) < 1e-9 ? " request"
-                                                        : " requests") +
+                                                       : " requests") +
                    " per warp instead of " + number(RequestsBefore)
              : ", " + number(RequestsBefore / RequestsAfter) +
                    "x fewer requests";
@@ -198,15 +205,14 @@ Fix vectorizeSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
     Align = "needs each thread's first element " + W +
             "-byte aligned (not proven here)";
   X.Description = std::string(Store ? "write" : "read") +
-                  " the thread's run with " + std::to_string(Width) +
-                  "-byte " + VName + " " + (Store ? "stores" : "loads") +
-                  ", " + std::to_string(K) + " elements at a time; " + Align;
+                  " the thread's run with " + std::to_string(Width) + "-byte " +
+                  VName + " " + (Store ? "stores" : "loads") + ", " +
+                  std::to_string(K) + " elements at a time; " + Align;
   std::string Line =
       Store ? "  *reinterpret_cast<" + VName + "*>(&" + Access +
                   ") = v;  // v: the next " + std::to_string(K) + " elements"
             : "  " + VName + " v = *reinterpret_cast<" + Const + VName +
-                  "*>(&" + Access + ");  // " + std::to_string(K) +
-                  " elements";
+                  "*>(&" + Access + ");  // " + std::to_string(K) + " elements";
   if (auto Header = loopHeaderWithStep(Ctx, innermostFor(F), K))
     X.Code = *Header + " {\n" + Line + "\n  ...\n}";
   else
@@ -247,8 +253,14 @@ unsigned conflictFreePad(unsigned RowElems, unsigned ElemBytes) {
     R.BytesPerLane = ElemBytes;
     for (unsigned L = 0; L < WarpSize; ++L)
       R.Offset[L] = int64_t(L) * (RowElems + Pad) * ElemBytes;
+    // A column moves every lane by the same C * ElemBytes: a multiple of
+    // 4 bytes only rotates the banks, so the degree depends on the column
+    // modulo 4 / gcd(ElemBytes, 4) (one column for 4-byte and wider
+    // elements). Checking every column of a long run (a softmax row of
+    // 50,000 elements, for each of 64 pads and each chunk size) took minutes.
+    unsigned Period = 4 / std::gcd(ElemBytes, 4u);
     bool Free = true;
-    for (unsigned C = 0; C < RowElems && Free; ++C) {
+    for (unsigned C = 0; C < std::min(RowElems, Period) && Free; ++C) {
       RequestCost Cost = costOf(R, int64_t(C) * ElemBytes);
       Free = Cost.Wavefronts <= Cost.IdealWavefronts;
     }
@@ -265,17 +277,17 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   const KernelInfo &K = Ctx.Result.Kernels[F.Kernel];
   unsigned Elem = std::max(1u, F.BytesPerLane);
   int64_t Run = F.PerThreadContiguousBytes.value_or(Elem) / Elem;
-  std::string Threads = K.Shape.Dim ? std::to_string((*K.Shape.Dim)[0] *
-                                                     (*K.Shape.Dim)[1] *
-                                                     (*K.Shape.Dim)[2])
-                                    : "THREADS";
+  std::string Threads =
+      K.Shape.Dim ? std::to_string((*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
+                                   (*K.Shape.Dim)[2])
+                  : "THREADS";
   unsigned Pad = conflictFreePad(static_cast<unsigned>(Run), Elem);
   // A block may declare 48 KiB of static shared memory: a run too long for
   // every thread's copy at once is staged a chunk at a time.
   constexpr int64_t MaxStaticShared = 48 * 1024;
-  int64_t NThreads = K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] *
-                                       (*K.Shape.Dim)[2]
-                                 : 256;
+  int64_t NThreads =
+      K.Shape.Dim ? (*K.Shape.Dim)[0] * (*K.Shape.Dim)[1] * (*K.Shape.Dim)[2]
+                  : 256;
   int64_t Chunk = Run;
   auto Bytes = [&](int64_t C) {
     return NThreads * (C + conflictFreePad(static_cast<unsigned>(C), Elem)) *
@@ -290,26 +302,22 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
   auto [Array, Index] = baseOf(F);
   std::string Base = Index.empty() ? "base" : Index;
   bool Store = F.Kind == AccessKind::Store;
-  X.Description = "stage the block's rows through shared memory padded by " +
-                  std::to_string(Pad) +
-                  " element" + (Pad == 1 ? "" : "s") +
-                  " (conflict-free for per-thread " +
-                  (Store ? "writes" : "reads") + "), copying " +
-                  (Store ? "out" : "in") + " with coalesced " +
-                  (Store ? "stores" : "loads") + ": at " +
-                  std::to_string(Run * Elem) +
-                  " bytes per thread this beats 16-byte " +
-                  (Store ? "stores from" : "loads into") +
-                  " registers (measured crossover near 128 bytes per thread)";
+  X.Description =
+      "stage the block's rows through shared memory padded by " +
+      std::to_string(Pad) + " element" + (Pad == 1 ? "" : "s") +
+      " (conflict-free for per-thread " + (Store ? "writes" : "reads") +
+      "), copying " + (Store ? "out" : "in") + " with coalesced " +
+      (Store ? "stores" : "loads") + ": at " + std::to_string(Run * Elem) +
+      " bytes per thread this beats 16-byte " +
+      (Store ? "stores from" : "loads into") +
+      " registers (measured crossover near 128 bytes per thread)";
   if (Chunked)
-    X.Description += "; " + std::to_string(Chunk) +
-                     " elements per thread at a time (" +
-                     std::to_string(Bytes(Chunk) / 1024) +
-                     " KiB of shared memory" +
-                     (K.Shape.Dim ? "" : " for 256 threads") +
-                     "): the whole run would take " +
-                     std::to_string(Bytes(Run) / 1024) +
-                     " KiB, over the 48 KiB a block declares statically";
+    X.Description +=
+        "; " + std::to_string(Chunk) + " elements per thread at a time (" +
+        std::to_string(Bytes(Chunk) / 1024) + " KiB of shared memory" +
+        (K.Shape.Dim ? "" : " for 256 threads") +
+        "): the whole run would take " + std::to_string(Bytes(Run) / 1024) +
+        " KiB, over the 48 KiB a block declares statically";
   // The copy's loads (or stores): lanes adjacent, one element each; the
   // per-thread accesses of `sh`: conflict-free by the padding's search.
   {
@@ -320,19 +328,20 @@ Fix stageSuggestion(const RuleContext &Ctx, const AccessFacts &F) {
     auto [A, T] = rewrittenFigures(Copy, Elem, true, Exec, Exec);
     A.Numbers.push_back({"shared_bank_conflict_ways", 1});
     X.After = A;
-    X.Description += "; after: the coalesced " +
-                     std::string(Store ? "stores" : "loads") + " take " +
-                     number(A.Numbers[0].second) + " sectors per request (now " +
-                     number(F.SectorsPerRequest.value_or(0)) +
-                     "), the padded rows of `sh` are conflict-free";
+    X.Description +=
+        "; after: the coalesced " + std::string(Store ? "stores" : "loads") +
+        " take " + number(A.Numbers[0].second) + " sectors per request (now " +
+        number(F.SectorsPerRequest.value_or(0)) +
+        "), the padded rows of `sh` are conflict-free";
     (void)T;
   }
   std::string C = std::to_string(Chunk);
   std::string Decl = "__shared__ " + T + " sh[" + Threads + "][" + C + " + " +
                      std::to_string(Pad) + "];\n";
-  std::string Outer = Chunked ? "for (int c0 = 0; c0 < " + std::to_string(Run) +
-                                    "; c0 += " + C + ") {  // a chunk at a time\n"
-                              : "";
+  std::string Outer = Chunked
+                          ? "for (int c0 = 0; c0 < " + std::to_string(Run) +
+                                "; c0 += " + C + ") {  // a chunk at a time\n"
+                          : "";
   std::string Ind = Chunked ? "  " : "";
   std::string Loop = Ind + "for (int i = threadIdx.x; i < " + Threads + " * " +
                      C + "; i += " + Threads + ")  // coalesced\n";
