@@ -213,6 +213,11 @@ void Interpreter::setRewrites(
   P->Rewrites = Rewrites;
 }
 
+void Interpreter::setGrid(
+    const std::optional<std::array<int64_t, 3>> &Grid) {
+  P->Grid = Grid;
+}
+
 void Interpreter::setPointerOffsets(
     const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
         *Offsets) {

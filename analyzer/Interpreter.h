@@ -128,6 +128,11 @@ public:
       const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
           *Offsets);
 
+  /// The launch's grid, when the configuration has one constant grid:
+  /// gridDim is that size and blockIdx below it (a grid-stride loop's step
+  /// and trip count are then known).
+  void setGrid(const std::optional<std::array<int64_t, 3>> &Grid);
+
   /// Ticks \p Meter while evaluating; once it is spent, stops (the accesses
   /// recorded so far stay, the rest of the body is not evaluated).
   void setBudget(BudgetMeter *Meter);

@@ -186,6 +186,8 @@ struct Interpreter::Impl {
   llvm::SmallPtrSet<const clang::Expr *, 4> RewritesActive;
   const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
       *PointerOffsets = nullptr;
+  /// The launch's grid, when constant (Interpreter::setGrid).
+  std::optional<std::array<int64_t, 3>> Grid;
   /// The kernel configuration's budget: once spent, nothing more is
   /// evaluated (statements are skipped, expressions are unknown).
   BudgetMeter *Budget = nullptr;
@@ -590,6 +592,10 @@ struct Interpreter::Impl {
   /// The counter advanced by the increment, and the other variables it
   /// advances; its trip count.
   void findCounter(LoopShape &S, const LoopParts &L);
+
+  /// A step's value, the same for every lane: a constant, or symbols whose
+  /// ranges hold one value (the grid's size under a constant grid).
+  std::optional<int64_t> knownStep(const AbsValue &D) const;
 
   /// Without a counter in the increment: a counter the body advances that
   /// the condition bounds, and its trip count.

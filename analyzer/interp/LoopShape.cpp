@@ -230,8 +230,22 @@ void Interpreter::Impl::findCounter(LoopShape &S, const LoopParts &L) {
   for (const LinearUpdate &U : Incs)
     if (U.VD != S.IV && !S.BodyModified.count(U.VD))
       S.IncLinear.push_back(U);
-  if (S.IV && S.IVStep->Val.asConstant())
-    S.Trip = tripCount(L.Cond, S.IV, *S.IVStart, *S.IVStep->Val.asConstant());
+  if (S.IV)
+    if (std::optional<int64_t> Step = knownStep(*S.IVStep))
+      S.Trip = tripCount(L.Cond, S.IV, *S.IVStart, *Step);
+}
+
+std::optional<int64_t> Interpreter::Impl::knownStep(const AbsValue &D) const {
+  if (!D.isInt() || !D.Val.isUniform())
+    return std::nullopt;
+  if (auto C = D.Val.asConstant())
+    return C;
+  // `blockDim.x * gridDim.x` of a launch whose grid is constant: symbols
+  // whose ranges hold one value.
+  auto R = range(D.Val.uniform());
+  if (R && R->first == R->second)
+    return R->first;
+  return std::nullopt;
 }
 
 void Interpreter::Impl::findBodyCounter(LoopShape &S, const LoopParts &L) {
@@ -242,9 +256,10 @@ void Interpreter::Impl::findBodyCounter(LoopShape &S, const LoopParts &L) {
       continue;
     auto D = deltaOf(U, S.Modified);
     auto E = Env.find(U.VD);
-    if (!D || !D->Val.asConstant() || E == Env.end() || !E->second.isInt())
+    std::optional<int64_t> Known = D ? knownStep(*D) : std::nullopt;
+    if (!Known || E == Env.end() || !E->second.isInt())
       continue;
-    int64_t Step = *D->Val.asConstant();
+    int64_t Step = *Known;
     TripCount T;
     if (isa<DoStmt>(L.Loop)) {
       // The condition sees the counter after the body's update.

@@ -178,6 +178,7 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
   if (!Opts.Rewrites.empty())
     I->setRewrites(&Opts.Rewrites);
   I->setPointerOffsets(&KC.Shape.PointerOffsets);
+  I->setGrid(KC.Shape.Grid);
   I->setBudget(&Meter);
   I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)

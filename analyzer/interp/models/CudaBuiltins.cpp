@@ -39,6 +39,12 @@ AbsValue Interpreter::Impl::builtinVar(const Expr *Base,
     Info.Kind = Var == "blockIdx" ? SymbolKind::BlockIdx : SymbolKind::GridDim;
     Info.Rank = Var == "blockIdx" ? 0 + Dim : 20 + Dim;
     Info.Min = Var == "blockIdx" ? 0 : 1;
+    // A constant grid bounds both: blockIdx below it, gridDim itself.
+    if (Grid && (*Grid)[Dim] >= 1) {
+      Info.Max = Var == "blockIdx" ? (*Grid)[Dim] - 1 : (*Grid)[Dim];
+      if (Var == "gridDim")
+        Info.Min = Info.Max;
+    }
     auto It = Opaque.find("builtin:" + Name);
     SymbolId S;
     if (It != Opaque.end()) {
