@@ -11,7 +11,9 @@
 //  3. each access's lane offsets go through the warp model (WarpModel.h) for
 //     every value the base address can take modulo 32 bytes (a loop variable
 //     may shift it), weighted by how often it takes it;
-//  4. each access's metrics over the walks become its facts.
+//  4. each access's metrics over the walks become its facts;
+//  5. (analyze()) each access that a vector rewrite would change is priced
+//     by the cost model with and without it (VectorRewrite.h).
 //
 // The stages are pipeline::KernelAnalysis's (analyzer/pipeline/).
 //
@@ -19,6 +21,7 @@
 
 #include "analyzer/Analyzer.h"
 
+#include "analyzer/VectorRewrite.h"
 #include "analyzer/pipeline/KernelAnalysis.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -466,6 +469,7 @@ AnalysisResult analyze(ASTContext &Ctx, const AnalysisOptions &Opts) {
   }
   sortAccesses(Ctx, R);
   computeEmittedWidths(Ctx, R);
+  predictVectorizedRewrites(R);
   return R;
 }
 

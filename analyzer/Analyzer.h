@@ -116,6 +116,62 @@ struct LoopFact {
   bool OrderFree = false;
 };
 
+/// The vector rewrite an access's pattern admits (analyzer/VectorRewrite.h).
+enum class VectorForm {
+  /// The thread's hand-unrolled neighbours (`in[i]`, `in[i + 1]` ...) become
+  /// one 16-byte (8-byte) access at the same lanes.
+  Run,
+  /// A loop whose step the block's (or the grid's) threads fill: each lane
+  /// takes 16 bytes per iteration, lanes 16 bytes apart, in 1/K of the
+  /// iterations (K = 16 / element size).
+  Striped,
+  /// The same with a step of the warp's own run (`c = lane; c += 32`).
+  WarpStride,
+  /// A loop that copies rows far apart (a tile loaded 8 rows a step by a
+  /// 32 x 8 block): K iterations' rows in one instruction, lanes 16 bytes
+  /// apart within each row's run, in 1/K of the iterations.
+  Tile,
+  /// One element per thread outside any loop (an elementwise kernel): each
+  /// thread takes K adjacent elements, the launch has K times fewer blocks.
+  OnePerThread,
+};
+const char *vectorFormName(VectorForm F);
+
+/// What the cost model predicts of an access rewritten with vector
+/// accesses, together with the accesses the same rewrite changes (the other
+/// accesses of the loop, or of the kernel, that move the same way).
+struct VectorizedFacts {
+  VectorForm Form = VectorForm::Run;
+  unsigned BytesPerLane = 16; ///< of the rewritten access (8: a run of 8-15)
+  /// The rewritten group, indices into AnalysisResult::Accesses in source
+  /// order; Lead is where one finding for the group belongs.
+  std::vector<size_t> Group;
+  size_t Lead = 0;
+  /// This access's requests per warp, before and after; unknown executions
+  /// (a trip count): per execution of the loops around it.
+  double RequestsBefore = 0, RequestsAfter = 0;
+  bool ExecutionsKnown = false;
+  double LinesAfter = 0, SectorsAfter = 0; ///< per request
+  /// OnePerThread: the launch's blocks after the rewrite.
+  std::optional<double> BlocksAfter;
+  /// The kernel's predicted time, as it is and rewritten (seconds), when
+  /// the prediction is complete; else what it misses.
+  std::optional<double> TimeBefore, TimeAfter;
+  std::vector<std::string> Missing;
+  /// The prediction's regime (KernelPrediction::Regime): where the data fit
+  /// in the L2 ("small data: ..."), the ranking the times give may not hold.
+  std::string Regime;
+  /// For people: how the loop's requests tile the data.
+  std::string Why;
+
+  /// TimeBefore / TimeAfter, when both are known.
+  std::optional<double> gain() const {
+    if (!TimeBefore || !TimeAfter || *TimeAfter <= 0)
+      return std::nullopt;
+    return *TimeBefore / *TimeAfter;
+  }
+};
+
 struct AccessFacts {
   // Where and what.
   const clang::Expr *E = nullptr;
@@ -222,6 +278,10 @@ struct AccessFacts {
   /// loop.
   std::vector<std::pair<unsigned, int64_t>> RunStartModulusAt;
   EmittedWidth Emitted;
+
+  // What the cost model predicts of it rewritten with vector accesses
+  // (analyzer/VectorRewrite.h); unset where its pattern admits none.
+  std::optional<VectorizedFacts> Vectorized;
 };
 
 struct AnalysisResult {

@@ -266,8 +266,8 @@ double residentWarpsPerSM(const KernelInfo &K, const KernelPrediction &P,
 /// the FP32 and FP64 issue time.
 void countCompute(const KernelInfo &K,
                   const std::map<const clang::Stmt *, int64_t> &Trips,
-                  KernelPrediction &P) {
-  P.Flops = countFlops(K.Decl, Trips);
+                  const FlopCount *Flops, KernelPrediction &P) {
+  P.Flops = Flops ? *Flops : countFlops(K.Decl, Trips);
   // A loop of unknown trip around arithmetic only (no access in it, no
   // constant header): its body counts once, the compute budget is then a
   // lower bound (FlopCount::Complete says so), the prediction stands.
@@ -346,7 +346,8 @@ void boundAndRegime(KernelPrediction &P) {
 
 } // namespace
 
-KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
+KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
+                               const FlopCount *Flops) {
   KernelPrediction P;
   const KernelInfo &K = R.Kernels[Kernel];
   countShape(K, P);
@@ -366,7 +367,7 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel) {
   double InFlight = ResidentWarps * P.BytesInFlightPerWarp;
   if (T.ReadBytes > 0 && InFlight > 0)
     P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
-  countCompute(K, T.Trips, P);
+  countCompute(K, T.Trips, Flops, P);
   combineBudgets(P);
   boundAndRegime(P);
   return P;

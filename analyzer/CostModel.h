@@ -156,7 +156,11 @@ struct KernelPrediction {
   std::string Regime;
 };
 
-KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel);
+/// \p Flops: one thread's arithmetic, when the caller has it (a rewrite of
+/// the accesses that keeps the arithmetic: analyzer/VectorRewrite.h); else
+/// counted on the kernel's AST.
+KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
+                               const FlopCount *Flops = nullptr);
 
 /// What one access costs a warp over what the same bytes would cost
 /// coalesced and conflict-free, in the L1 budget's units (128-byte lines

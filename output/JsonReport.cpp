@@ -17,6 +17,34 @@ namespace cal {
 
 using nlohmann::json;
 
+namespace {
+
+/// The access rewritten with vector accesses, as the cost model prices it
+/// (analyzer/VectorRewrite.h).
+json vectorizedJson(const VectorizedFacts &V) {
+  json J;
+  J["form"] = vectorFormName(V.Form);
+  J["bytes_per_lane"] = V.BytesPerLane;
+  J["accesses_rewritten"] = V.Group.size();
+  J["requests_per_warp"] =
+      V.ExecutionsKnown ? jsonNumber(V.RequestsBefore) : json(nullptr);
+  J["requests_per_warp_after"] =
+      V.ExecutionsKnown ? jsonNumber(V.RequestsAfter) : json(nullptr);
+  J["fewer_requests"] = jsonNumber(V.RequestsBefore / V.RequestsAfter);
+  J["lines_per_request_after"] = jsonNumber(V.LinesAfter);
+  J["sectors_per_request_after"] = jsonNumber(V.SectorsAfter);
+  J["blocks_after"] =
+      V.BlocksAfter ? jsonNumber(*V.BlocksAfter) : json(nullptr);
+  J["time_us"] = V.TimeBefore ? jsonNumber(*V.TimeBefore * 1e6) : json(nullptr);
+  J["time_us_after"] =
+      V.TimeAfter ? jsonNumber(*V.TimeAfter * 1e6) : json(nullptr);
+  J["gain"] = V.gain() ? jsonNumber(*V.gain()) : json(nullptr);
+  J["missing"] = V.Missing;
+  return J;
+}
+
+} // namespace
+
 json accessJson(const AccessFacts &F, const AnalysisResult &R,
                 const clang::SourceManager &SM) {
   json J;
@@ -62,6 +90,8 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
       optNumber(F.Emitted.SourceWavefrontsPerRequest);
   J["symbolic"] = F.Symbolic.empty() ? json(nullptr) : json(F.Symbolic);
   J["assumptions"] = F.Assumptions;
+  J["vectorized"] =
+      F.Vectorized ? vectorizedJson(*F.Vectorized) : json(nullptr);
   J["unknown_reason"] =
       F.AddressKnown ? json(nullptr) : json(F.UnknownReason);
   if (!F.CallStack.empty()) {

@@ -84,6 +84,7 @@ SnippetResult runOnCode(const std::string &Code,
           A.Assumptions = F.Assumptions;
           A.ExcessCost = accessExcessCost(F);
           A.SameAddressWarps = F.SameAddressWarps;
+          A.Vectorized = F.Vectorized;
           Out.Accesses.push_back(A);
         }
       },

@@ -36,6 +36,7 @@ struct SnippetAccess {
   std::vector<std::string> Assumptions;
   double ExcessCost = 0; ///< accessExcessCost
   double SameAddressWarps = 1;
+  std::optional<VectorizedFacts> Vectorized;
 };
 
 struct SnippetKernel {

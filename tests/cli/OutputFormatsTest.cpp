@@ -183,6 +183,36 @@ TEST(OutputFormats, ExplainPrintsTheFactsAtEveryAccess) {
             std::string::npos) << P.Stdout;
 }
 
+TEST(OutputFormats, ExplainSaysWhatTheVectorRewriteGives) {
+  // An elementwise copy: its one-element-per-thread rewrite priced, with a
+  // grid (1 GiB of float) and without one.
+  TempDir Dir{"cal-explain"};
+  std::string File = Dir / "copy.cu";
+  ASSERT_TRUE(test::writeFile(
+      File, "__global__ void copy(const float *in, float *out) {\n"
+            "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  out[k] = in[k];\n}\n"
+            "__global__ void copy_n(const float *in, float *out) {\n"
+            "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  out[k] = in[k];\n}\n"
+            "void launch(const float *in, float *out, int n) {\n"
+            "  copy<<<1048576, 256>>>(in, out);\n"
+            "  copy_n<<<n / 256, 256>>>(in, out);\n}\n"));
+  test::ProcessResult P =
+      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--",
+                  "-std=c++17"});
+  ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
+  EXPECT_NE(P.Stdout.find("note: with 16-byte accesses (one-per-thread, 2 "
+                          "accesses): the kernel 795.64 -> 521.73 us "
+                          "predicted, 1.53x"),
+            std::string::npos)
+      << P.Stdout;
+  EXPECT_NE(P.Stdout.find("note: with 16-byte accesses (one-per-thread, 2 "
+                          "accesses): no time predicted (unknown: grid size)"),
+            std::string::npos)
+      << P.Stdout;
+}
+
 TEST(OutputFormats, ExplainPrintsTheKernelsPrediction) {
   // A kernel without a constant grid: what is missing. A compute-bound one
   // (4096 FMAs per 8 bytes): its bound, FLOP and arithmetic intensity, also
