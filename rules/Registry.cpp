@@ -37,8 +37,18 @@ const Rule *findRule(llvm::StringRef Id) {
   return nullptr;
 }
 
+namespace {
+
+/// A declared default that reads as a number (not a boolean).
+bool numericDefault(const RuleOption &O) {
+  double V;
+  return !llvm::StringRef(O.Default).getAsDouble(V);
+}
+
+} // namespace
+
 bool parseRuleOption(llvm::StringRef Setting, RuleOptionValues &Values,
-                     std::string &Error) {
+                     std::string &Error, std::string *Warning) {
   auto [Key, Value] = Setting.split('=');
   auto [Id, Name] = Key.trim().rsplit('.');
   if (Name.empty() || !Setting.contains('=')) {
@@ -61,9 +71,22 @@ bool parseRuleOption(llvm::StringRef Setting, RuleOptionValues &Values,
               Value.str() + "'";
       return false;
     }
+    double Number = 0;
+    if (numericDefault(O) && (Value.getAsDouble(Number) || !(Number > 0))) {
+      Error = I.Id + "." + O.Name + " takes a positive number, not '" +
+              Value.str() + "'";
+      return false;
+    }
     Values[I.Id + "." + O.Name] = Value.str();
     return true;
   }
+  for (const RetiredOption &O : I.RetiredOptions)
+    if (O.Name == Name) {
+      if (Warning)
+        *Warning =
+            I.Id + "." + O.Name + " is retired and has no effect: " + O.Why;
+      return true;
+    }
   std::string Known;
   for (const RuleOption &O : I.Options)
     Known += (Known.empty() ? "" : ", ") + O.Name;
@@ -136,6 +159,12 @@ std::string ruleDoc(const Rule &R) {
     for (const RuleOption &O : I.Options)
       S += "| `" + O.Name + "` | `" + O.Default + "` | " + O.Description +
            " |\n";
+  }
+  if (!I.RetiredOptions.empty()) {
+    S += "\n## Retired options\n\nStill accepted (with a warning), without "
+         "effect.\n\n| option | why |\n|---|---|\n";
+    for (const RetiredOption &O : I.RetiredOptions)
+      S += "| `" + O.Name + "` | " + O.Why + " |\n";
   }
   return S;
 }

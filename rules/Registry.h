@@ -36,9 +36,11 @@ private:
 
 /// Adds one `<rule>.<Option>=<value>` setting to \p Values, checked
 /// against the rules' declared options (a boolean option takes true or
-/// false). Fails with a message naming what is wrong.
+/// false, a numeric one a positive number). Fails with a message naming
+/// what is wrong. A retired option is accepted and not added: \p Warning
+/// (when given) says why it has no effect.
 bool parseRuleOption(llvm::StringRef Setting, RuleOptionValues &Values,
-                     std::string &Error);
+                     std::string &Error, std::string *Warning = nullptr);
 
 /// The rule's documentation page (docs/rules/<id>.md), generated from its
 /// declaration.

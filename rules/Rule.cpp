@@ -56,6 +56,13 @@ std::string RuleContext::option(const RuleInfo &Rule,
   return "";
 }
 
+double RuleContext::number(const RuleInfo &Rule, llvm::StringRef Name) const {
+  double V = 0;
+  if (llvm::StringRef(option(Rule, Name)).trim().getAsDouble(V))
+    return 0;
+  return V;
+}
+
 std::string RuleContext::text(clang::SourceRange R) const {
   return oneLineSourceText(R, Ctx);
 }

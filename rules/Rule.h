@@ -80,6 +80,13 @@ struct RuleOption {
   std::string Description;
 };
 
+/// An option a rule no longer has: still accepted, with a message saying
+/// why it has no effect (clang-tidy's way with removed options).
+struct RetiredOption {
+  std::string Name;
+  std::string Why;
+};
+
 struct RuleInfo {
   std::string Id;
   Severity DefaultSeverity;
@@ -90,6 +97,7 @@ struct RuleInfo {
   std::vector<RuleOption> Options;
   std::string FixDescription;
   Applicability FixApplicability;
+  std::vector<RetiredOption> RetiredOptions = {};
 };
 
 /// Values given to rule options (`--rule-option=<rule>.<Option>=<value>`),
@@ -114,6 +122,8 @@ public:
   bool flag(const RuleInfo &Rule, llvm::StringRef Name) const {
     return option(Rule, Name) == "true";
   }
+  /// A numeric option (validated when it was given).
+  double number(const RuleInfo &Rule, llvm::StringRef Name) const;
 
   /// Source text of an expression or range, on one line.
   std::string text(clang::SourceRange R) const;

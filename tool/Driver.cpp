@@ -35,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,14 @@ std::string ruleDocsBase() {
   llvm::sys::path::append(Dir, "cuda-access-lint", "rules");
   llvm::sys::path::remove_dots(Dir, true);
   return fileUri(Dir) + "/";
+}
+
+/// What a configuration says without effect (a retired rule option), on
+/// stderr, each line once per run.
+void sayConfigWarnings(const LintSettings &S, std::set<std::string> &Said) {
+  for (const std::string &W : S.Warnings)
+    if (Said.insert(W).second)
+      llvm::errs() << "cuda-access-lint: warning: " << W << "\n";
 }
 
 /// --warnings-as-errors: a warning of a selected rule is an error, in the
@@ -274,13 +283,16 @@ std::optional<LintConfig> commandLineConfig() {
     }
   }
   for (const std::string &O : RuleOptionSettings) {
-    std::string Error;
+    std::string Error, Warning;
     RuleOptionValues Values;
-    if (!parseRuleOption(O, Values, Error)) {
+    if (!parseRuleOption(O, Values, Error, &Warning)) {
       llvm::errs() << "cuda-access-lint: error: --rule-option=" << O << ": "
                    << Error << "\n";
       return std::nullopt;
     }
+    if (!Warning.empty())
+      llvm::errs() << "cuda-access-lint: warning: --rule-option=" << O << ": "
+                   << Warning << "\n";
     for (const auto &[K, V] : Values)
       Cli.CheckOptions[K] = V;
   }
@@ -465,6 +477,7 @@ int runDriver(int argc, const char **argv) {
 
   ConfigFinder Configs(ConfigFile);
   SettingsCache SettingsOf(Configs, Cli, ProjectRoot, BuildPath);
+  std::set<std::string> Said; // configuration warnings, each said once
   if (DumpConfig || VerifyConfig) {
     std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
     if (Where.empty())
@@ -476,6 +489,7 @@ int runDriver(int argc, const char **argv) {
                      << llvm::toString(S.takeError()) << "\n";
         return ExitUsageError;
       }
+      sayConfigWarnings(**S, Said);
       if (DumpConfig) {
         llvm::outs() << configYaml((*S)->Config);
         break;
@@ -615,6 +629,7 @@ int runDriver(int argc, const char **argv) {
                    << "\n";
       return ExitUsageError;
     }
+    sayConfigWarnings(**S, Said);
   }
 
   RunOptions RO;

@@ -47,6 +47,9 @@ struct LintSettings {
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   /// What the settings were made of (--dump-config).
   LintConfig Config;
+  /// What the configuration says that is accepted but has no effect (a
+  /// retired rule option), one line each.
+  std::vector<std::string> Warnings;
 };
 
 /// True when \p Path lies in \p Dir (both absolute, normalized).

@@ -43,9 +43,14 @@ llvm::Expected<LintSettings> settingsFromConfig(const LintConfig &C) {
       return configError(C, "WarningsAsErrors", Error);
     S.WarningsAsErrors = *W;
   }
-  for (const auto &[K, V] : C.CheckOptions)
-    if (!parseRuleOption(K + "=" + V, S.RuleOptions, Error))
+  for (const auto &[K, V] : C.CheckOptions) {
+    std::string Warning;
+    if (!parseRuleOption(K + "=" + V, S.RuleOptions, Error, &Warning))
       return configError(C, "CheckOptions", K + ": " + Error);
+    if (!Warning.empty())
+      S.Warnings.push_back(
+          llvm::toString(configError(C, "CheckOptions", K + ": " + Warning)));
+  }
   for (const auto &[K, V] : C.BlockDims) {
     std::string Text = K == "*" ? V : K + "=" + V;
     std::optional<BlockDimSetting> B = parseBlockDimSetting(Text, Error);
