@@ -58,6 +58,24 @@ __global__ void copy_gridstride_float4(const float4* __restrict__ in, float4* __
     out[i] = in[i];
 }
 
+// A warp-stride loop (missing-vectorization's warp-stride case, issue 14): each warp copies
+// its own run of SEG floats, lane L taking elements L, L + 32, ... (32 trips, one float each);
+// the float4 form gives each lane 4 adjacent floats of the same run (8 trips): the same threads,
+// 4x fewer instructions.
+constexpr int SEG = 1024;  // floats per warp
+
+__global__ void copy_warpstride(const float* __restrict__ in, float* __restrict__ out) {
+  const int lane = threadIdx.x % 32;
+  const int base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * SEG;
+  for (int c = lane; c < SEG; c += 32) out[base + c] = in[base + c];
+}
+
+__global__ void copy_warpstride_float4(const float4* __restrict__ in, float4* __restrict__ out) {
+  const int lane = threadIdx.x % 32;
+  const int base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * (SEG / 4);
+  for (int c = lane; c < SEG / 4; c += 32) out[base + c] = in[base + c];
+}
+
 // ---- launches ----------------------------------------------------------------------------
 
 void launch_copy_float(const float* in, float* out) {
@@ -103,6 +121,19 @@ void launch_copy_gridstride(const float* in, float* out) {
 void launch_copy_gridstride_float4(const float* in, float* out) {
   copy_gridstride_float4<<<GRID_STRIDE_BLOCKS, THREADS>>>(reinterpret_cast<const float4*>(in),
                                                          reinterpret_cast<float4*>(out));
+  CUDA_CHECK_LAUNCH();
+}
+
+constexpr int WARP_STRIDE_THREADS = N / SEG * 32;  // one warp per run of SEG floats
+
+void launch_copy_warpstride(const float* in, float* out) {
+  copy_warpstride<<<WARP_STRIDE_THREADS / THREADS, THREADS>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy_warpstride_float4(const float* in, float* out) {
+  copy_warpstride_float4<<<WARP_STRIDE_THREADS / THREADS, THREADS>>>(
+      reinterpret_cast<const float4*>(in), reinterpret_cast<float4*>(out));
   CUDA_CHECK_LAUNCH();
 }
 
@@ -194,5 +225,10 @@ void register_copy(Registry& reg) {
   add(reg, "copy_gridstride_float4", "grid_stride_vector", "copy_gridstride_float4", "",
       GRID_STRIDE_BLOCKS * THREADS, N, 0, 1, 4, &launch_copy_gridstride_float4,
       (const void*)&copy_gridstride_float4, "read N*4 + write N*4");
+  add(reg, "copy_warpstride", "warp_stride", "copy_warpstride", "", WARP_STRIDE_THREADS, N, 0,
+      1, 1, &launch_copy_warpstride, (const void*)&copy_warpstride, "read N*4 + write N*4");
+  add(reg, "copy_warpstride_float4", "warp_stride_vector", "copy_warpstride_float4", "",
+      WARP_STRIDE_THREADS, N, 0, 1, 4, &launch_copy_warpstride_float4,
+      (const void*)&copy_warpstride_float4, "read N*4 + write N*4");
 }
 }  // namespace validate

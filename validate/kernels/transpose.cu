@@ -46,10 +46,26 @@ __global__ void transpose_tiled(const float* __restrict__ in, float* __restrict_
   }
 }
 
+// copy2d with 16-byte accesses (missing-vectorization's tile case, issue 14): the block's 32 x 8
+// threads take its 32 x 32 tile with one float4 each, 8 lanes a row and 4 rows a warp, where
+// copy2d's loop takes it in 4 trips of rows 8 apart. The same grid and blocks.
+__global__ void copy2d_float4(const float4* __restrict__ in, float4* __restrict__ out) {
+  const int t = threadIdx.y * TILE + threadIdx.x;  // 0 .. 255
+  const int row = blockIdx.y * TILE + t / (TILE / 4);
+  const int col = blockIdx.x * (TILE / 4) + t % (TILE / 4);
+  out[row * (W / 4) + col] = in[row * (W / 4) + col];
+}
+
 // ---- launches: grid (W / 32, H / 32), blocks of 32 x 8 -----------------------------------
 
 void launch_copy2d(const float* in, float* out) {
   copy2d<<<dim3(W / TILE, H / TILE), dim3(TILE, ROWS)>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_copy2d_float4(const float* in, float* out) {
+  copy2d_float4<<<dim3(W / TILE, H / TILE), dim3(TILE, ROWS)>>>(
+      reinterpret_cast<const float4*>(in), reinterpret_cast<float4*>(out));
   CUDA_CHECK_LAUNCH();
 }
 
@@ -134,5 +150,7 @@ void register_transpose(Registry& reg) {
       &launch_transpose_tiled<0>, (const void*)&transpose_tiled<0>);
   add(reg, "transpose_tiled_pad", "tiled_pad", "transpose_tiled", "1", 1, true,
       &launch_transpose_tiled<1>, (const void*)&transpose_tiled<1>);
+  add(reg, "copy2d_float4", "copy2d_vector", "copy2d_float4", "", 0, false,
+      &launch_copy2d_float4, (const void*)&copy2d_float4);
 }
 }  // namespace validate
