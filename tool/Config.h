@@ -5,7 +5,7 @@
 //   HeaderFilterRegex:        'third_party/cub/'          # --header-filter
 //   ExcludeHeaderFilterRegex: 'generated/'                # --exclude-header-filter
 //   CheckOptions:                                         # --rule-option
-//     missing-vectorization.OneElementPerThread: true
+//     missing-vectorization.MinGain: 1.2
 //   BlockDims:                                            # --block-dim
 //     transpose: 32,8
 //     '*': 256

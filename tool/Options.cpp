@@ -113,7 +113,7 @@ cl::opt<std::string> Checks(
 cl::list<std::string> RuleOptionSettings(
     "rule-option",
     cl::desc("Set a rule's option, e.g.\n"
-             "missing-vectorization.OneElementPerThread=true (repeatable;\n"
+             "missing-vectorization.MinGain=1.2 (repeatable;\n"
              "the options are on each rule's page, --rule-doc)"),
     cl::value_desc("rule.Option=value"), cl::cat(Category));
 cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),

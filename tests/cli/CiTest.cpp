@@ -327,6 +327,33 @@ TEST(Ci, BadConfigIsOneLineAndExitThree) {
   }
 }
 
+TEST(Ci, ARetiredOptionInTheConfigIsOneWarning) {
+  // A configuration written for an older version keeps working: the retired
+  // missing-vectorization.OneElementPerThread is one warning line naming the
+  // file, said once however many files the configuration covers.
+  TempDir Dir("cal-ci");
+  ASSERT_TRUE(writeFile(Dir / "a.cu", Transpose));
+  ASSERT_TRUE(writeFile(Dir / "b.cu", Transpose));
+  ASSERT_TRUE(writeFile(Dir / ".cuda-access-lint.yaml",
+                        "CheckOptions:\n"
+                        "  missing-vectorization.OneElementPerThread: true\n"));
+  for (std::vector<std::string> Args :
+       {std::vector<std::string>{Dir / "a.cu", Dir / "b.cu", "--quiet", "--",
+                                 "-std=c++17"},
+        std::vector<std::string>{"--verify-config", Dir / "a.cu"}}) {
+    ProcessResult R = lint(Args);
+    std::vector<std::string> Lines = nonEmptyLines(R.Stderr);
+    ASSERT_EQ(Lines.size(), 1u) << R.Stderr;
+    EXPECT_THAT(Lines[0],
+                StartsWith("cuda-access-lint: warning: " + Dir.path()));
+    EXPECT_THAT(Lines[0],
+                HasSubstr("CheckOptions: missing-vectorization."
+                          "OneElementPerThread: missing-vectorization."
+                          "OneElementPerThread is retired and has no effect"));
+    EXPECT_FALSE(R.exitedWith(3)) << show(R);
+  }
+}
+
 TEST(Ci, WarningsAsErrorsIsTheGate) {
   TempDir Dir("cal-ci");
   ASSERT_TRUE(writeFile(Dir / "t.cu", Transpose));

@@ -275,8 +275,12 @@ TEST(OutputFormats, RuleOptionsAreValidated) {
   struct Case {
     const char *Setting, *Says;
   } Cases[] = {
-      {"missing-vectorization.OneElementPerThread=yes", "takes true or false, not 'yes'"},
-      {"missing-vectorization.NoSuchOption=true", "has no option 'NoSuchOption' (its options: OneElementPerThread)"},
+      {"missing-vectorization.MinGain=lots",
+       "takes a positive number, not 'lots'"},
+      {"missing-vectorization.WarningGain=0",
+       "takes a positive number, not '0'"},
+      {"missing-vectorization.NoSuchOption=true",
+       "has no option 'NoSuchOption' (its options: MinGain, WarningGain)"},
       {"no-such-rule.X=1", "no rule 'no-such-rule'"},
       {"missing-vectorization", "expected <rule>.<option>=<value>"},
   };
@@ -290,10 +294,34 @@ TEST(OutputFormats, RuleOptionsAreValidated) {
     EXPECT_NE(P.Stderr.find(C.Says), std::string::npos) << P.Stderr;
   }
   // A valid setting is accepted (the module prefix too).
-  test::ProcessResult Ok = R.lint(
-      {"--format=json",
-       "--rule-option=cuda-missing-vectorization.OneElementPerThread=false"});
+  test::ProcessResult Ok =
+      R.lint({"--format=json",
+              "--rule-option=cuda-missing-vectorization.MinGain=1.2"});
   EXPECT_TRUE(Ok.exitedWith(1)) << Ok.describe() << Ok.Stderr;
+  EXPECT_EQ(Ok.Stderr, "");
+}
+
+TEST(OutputFormats, ARetiredRuleOptionIsAWarningNotAnError) {
+  // missing-vectorization.OneElementPerThread: the cost model decides those
+  // kernels now. Accepted with one line on stderr, whatever its value, and
+  // without effect.
+  LintRun R;
+  for (const char *Value : {"true", "false", "yes"}) {
+    std::string Arg =
+        std::string(
+            "--rule-option=missing-vectorization.OneElementPerThread=") +
+        Value;
+    test::ProcessResult P = R.lint({"--format=json", Arg});
+    EXPECT_TRUE(P.exitedWith(1)) << Arg << ": " << P.describe();
+    std::vector<std::string> Lines = test::nonEmptyLines(P.Stderr);
+    ASSERT_EQ(Lines.size(), 1u) << P.Stderr;
+    EXPECT_EQ(Lines[0].rfind("cuda-access-lint: warning: " + Arg + ": ", 0), 0u)
+        << Lines[0];
+    EXPECT_NE(Lines[0].find("is retired and has no effect: the cost model "
+                            "decides one-element-per-thread kernels"),
+              std::string::npos)
+        << Lines[0];
+  }
 }
 
 } // namespace
