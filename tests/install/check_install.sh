@@ -37,7 +37,11 @@ lint_with() { # BINARY -> checks a finding, exit 1, SARIF helpUri under PREFIX
   grep -q "\"helpUri\": \"file://$prefix/share/doc/cuda-access-lint/rules/blocked-stride.md\"" "$T/out.sarif" \
     || fail "$bin: helpUri not under $prefix"
   [ -f "$prefix/share/doc/cuda-access-lint/rules/blocked-stride.md" ] || fail "rule pages not installed"
-  "$bin" --rule-doc=shared-bank-conflict | grep -q "^# shared-bank-conflict" || fail "--rule-doc"
+  # Read the page whole: `| grep -q` stops reading at the first line and,
+  # under pipefail, the tool's SIGPIPE on its next write would fail the test.
+  local page
+  page="$("$bin" --rule-doc=shared-bank-conflict)" || fail "--rule-doc: exit $?"
+  grep -q "^# shared-bank-conflict" <<< "$page" || fail "--rule-doc: no title"
 }
 
 # 1. Install, move, run.
