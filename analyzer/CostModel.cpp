@@ -48,19 +48,47 @@ bool hasBarrier(const clang::Stmt *S) {
 /// by the largest power of two that divides it otherwise, as long as the
 /// unrolled body keeps at most MaxUnrolledLoads of the access (\p Inner
 /// per iteration); 1 under `#pragma unroll 1` or with a barrier in the
-/// body. (A runtime trip count, unrolled by 4, leaves the prediction
-/// incomplete anyway.)
+/// body. Where only the launch gives the trip count (compilerTrip): a loop
+/// nvcc cannot count (a step of `blockDim.x * gridDim.x`) is not unrolled
+/// (validate/'s copy_gridstride: one LDG per iteration in the SASS); one it
+/// counts at run time is unrolled with a remainder, by a factor that
+/// follows its body's size: 16 for a load and an add (the row sums of
+/// fixtures/rules/missing-vectorization: 28 and 29 LDG, 16 and the
+/// remainder's), 4 for a load and a store (copy_warpstride: 4 LDG). The
+/// model takes PartialUnroll, at most the trip count: the larger of the
+/// two, so that a gain of wider loads is never over-stated.
 double partialUnroll(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
   if (!Ctx || !L.Loop || !L.Trip || hasBarrier(L.Loop))
     return 1;
   UnrollFact U = unrollOf(*Ctx, L.Loop, L.Trip);
   if (!U.Pragma.empty())
     return double(std::max<int64_t>(1, U.Factor));
+  if (U.Trip == CompilerTrip::Uncounted)
+    return 1;
+  if (U.Trip == CompilerTrip::Runtime) {
+    int64_t Factor = std::min<int64_t>(H200::PartialUnroll, *L.Trip);
+    while (Factor > 1 && Inner * double(Factor) > H200::MaxUnrolledLoads)
+      Factor /= 2;
+    return double(std::max<int64_t>(1, Factor));
+  }
   int64_t Factor = H200::PartialUnroll;
   while (Factor > 1 && (*L.Trip % Factor != 0 ||
                         Inner * double(Factor) > H200::MaxUnrolledLoads))
     Factor /= 2;
   return double(Factor);
+}
+
+/// Whether nvcc unrolls loop \p L whole with \p Inner executions of the
+/// access per iteration: a known trip count that nvcc knows too (not one
+/// only the launch gives: compilerTrip), at most MaxUnrolledLoads in all.
+bool unrolledWhole(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
+  if (!L.Trip || *L.Trip <= 0 ||
+      Inner * double(*L.Trip) > H200::MaxUnrolledLoads)
+    return false;
+  if (!Ctx || !L.Loop)
+    return true;
+  CompilerTrip T = compilerTrip(*Ctx, L.Loop);
+  return T == CompilerTrip::Constant || T == CompilerTrip::NotJudged;
 }
 
 /// How many executions of an access one thread has in flight at once: the
@@ -72,8 +100,7 @@ double partialUnroll(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
 double loadsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!L->Trip || *L->Trip <= 0 ||
-        N * double(*L->Trip) > H200::MaxUnrolledLoads)
+    if (!unrolledWhole(Ctx, *L, N))
       return N * partialUnroll(Ctx, *L, N);
     N *= double(*L->Trip);
   }
@@ -82,11 +109,10 @@ double loadsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
 
 /// The innermost loop not unrolled whole (null: none): loads in flight
 /// together share it.
-const clang::Stmt *phaseOf(const AccessFacts &F) {
+const clang::Stmt *phaseOf(clang::ASTContext *Ctx, const AccessFacts &F) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!L->Trip || *L->Trip <= 0 ||
-        N * double(*L->Trip) > H200::MaxUnrolledLoads)
+    if (!unrolledWhole(Ctx, *L, N))
       return L->Loop;
     N *= double(*L->Trip);
   }
@@ -216,7 +242,7 @@ void countAccess(const AccessFacts &F, const KernelInfo &K, double Warps,
   P.DramReadBytes += Bytes;
   T.ReadBytes += Bytes;
   clang::ASTContext *Ctx = K.Decl ? &K.Decl->getASTContext() : nullptr;
-  T.PhaseBytes[phaseOf(F)] += Bytes / Requests * loadsInFlight(Ctx, F);
+  T.PhaseBytes[phaseOf(Ctx, F)] += Bytes / Requests * loadsInFlight(Ctx, F);
 }
 
 /// The static shared memory of a block: the sizes of the shared arrays its

@@ -41,9 +41,150 @@ int64_t ptxasBaseAlign(const MemRegion &R) {
   return R.BaseAlign;
 }
 
+namespace {
+
+const VarDecl *varOf(const Expr *E) {
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(
+          E ? E->IgnoreParenImpCasts() : nullptr))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+bool isConstant(const ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  return E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx);
+}
+
+/// The counter a for loop's increment advances, whether it advances it
+/// linearly (else geometrically: `s *= 2`, `s >>= 1`), and its step
+/// (nullptr for +-1). Null counter: another form.
+struct Increment {
+  const VarDecl *VD = nullptr;
+  bool Linear = true;
+  const Expr *Step = nullptr;
+};
+
+Increment incrementOf(const Expr *Inc) {
+  Increment I;
+  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (U->isIncrementDecrementOp())
+      I.VD = varOf(U->getSubExpr());
+    return I;
+  }
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+  if (!B)
+    return I;
+  switch (B->getOpcode()) {
+  case BO_AddAssign:
+  case BO_SubAssign:
+    I.VD = varOf(B->getLHS());
+    I.Step = B->getRHS();
+    return I;
+  case BO_MulAssign:
+  case BO_DivAssign:
+  case BO_ShlAssign:
+  case BO_ShrAssign:
+    I.VD = varOf(B->getLHS());
+    I.Linear = false;
+    I.Step = B->getRHS();
+    return I;
+  case BO_Assign: {
+    // `i = i + s`, `s = s / 2`.
+    const auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    const VarDecl *VD = varOf(B->getLHS());
+    if (!R || !VD)
+      return I;
+    const Expr *Other = nullptr;
+    if (varOf(R->getLHS()) == VD)
+      Other = R->getRHS();
+    else if ((R->getOpcode() == BO_Add || R->getOpcode() == BO_Mul) &&
+             varOf(R->getRHS()) == VD)
+      Other = R->getLHS();
+    if (!Other)
+      return I;
+    switch (R->getOpcode()) {
+    case BO_Add:
+    case BO_Sub:
+      break;
+    case BO_Mul:
+    case BO_Div:
+    case BO_Shl:
+    case BO_Shr:
+      I.Linear = false;
+      break;
+    default:
+      return I;
+    }
+    I.VD = VD;
+    I.Step = Other;
+    return I;
+  }
+  default:
+    return I;
+  }
+}
+
+} // namespace
+
+CompilerTrip compilerTrip(const ASTContext &Ctx, const Stmt *Loop) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For)
+    return CompilerTrip::NotJudged;
+  Increment I = incrementOf(For->getInc());
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!I.VD || !Cond || !(Cond->isRelationalOp() || Cond->isEqualityOp()))
+    return CompilerTrip::NotJudged;
+  const Expr *Bound = nullptr;
+  if (varOf(Cond->getLHS()) == I.VD)
+    Bound = Cond->getRHS();
+  else if (varOf(Cond->getRHS()) == I.VD)
+    Bound = Cond->getLHS();
+  else
+    return CompilerTrip::NotJudged;
+  // The counter's start: its declaration's initializer in the header, or
+  // an assignment there; none (`for (; i < n; ...)`): not a constant.
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    for (const Decl *D : DS->decls())
+      if (D == I.VD)
+        Start = I.VD->getInit();
+  } else if (const auto *InitE = dyn_cast_or_null<Expr>(For->getInit())) {
+    const auto *A = dyn_cast<BinaryOperator>(InitE->IgnoreParens());
+    if (A && A->getOpcode() == BO_Assign && varOf(A->getLHS()) == I.VD)
+      Start = A->getRHS();
+  }
+  if (I.Step && !isConstant(Ctx, I.Step))
+    return CompilerTrip::Uncounted;
+  bool Known = isConstant(Ctx, Start) && isConstant(Ctx, Bound);
+  if (Known)
+    return CompilerTrip::Constant;
+  // A geometric counter's trips follow from a logarithm nvcc does not take.
+  return I.Linear ? CompilerTrip::Runtime : CompilerTrip::Uncounted;
+}
+
+const char *compilerTripName(CompilerTrip T) {
+  switch (T) {
+  case CompilerTrip::Constant:
+    return "constant";
+  case CompilerTrip::Runtime:
+    return "counted at run time";
+  case CompilerTrip::Uncounted:
+    return "not countable";
+  case CompilerTrip::NotJudged:
+    break;
+  }
+  return "not judged";
+}
+
 UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
                     std::optional<int64_t> Trip) {
   UnrollFact U;
+  U.Trip = compilerTrip(Ctx, Loop);
+  // What nvcc can unroll whole: a loop it counts itself.
+  bool Whole = U.Trip == CompilerTrip::Constant ||
+               U.Trip == CompilerTrip::NotJudged;
   const LoopHintAttr *Hint = nullptr;
   for (const DynTypedNode &P : Ctx.getParents(*Loop))
     if (const auto *AS = P.get<AttributedStmt>())
@@ -67,13 +208,16 @@ UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
         U.Factor = 1; // a remainder: not modelled
       return U;
     }
+    // "If no argument is specified, the loop will be completely unrolled
+    // if its trip count is constant, otherwise it is not unrolled at all"
+    // (CUDA C++ Programming Guide, #pragma unroll).
     U.Pragma = "#pragma unroll";
-    U.Factor = Trip ? *Trip : 1;
+    U.Factor = Trip && Whole ? *Trip : 1;
     return U;
   }
   // No pragma: nvcc unrolls a loop of a small constant trip count fully
   // (the probes: 8 and 64 iterations of a load and a multiply-add).
-  if (Trip && *Trip <= 64) {
+  if (Trip && *Trip <= 64 && Whole) {
     U.Factor = *Trip;
     U.Assumption = "the loop taken as fully unrolled (constant trip count " +
                    std::to_string(*Trip) +

@@ -79,6 +79,29 @@ std::pair<unsigned, int64_t> commonResidue(const std::vector<int64_t> &Addrs,
 /// them out), other regions as declared or assumed.
 int64_t ptxasBaseAlign(const MemRegion &R);
 
+/// A loop's trip count as nvcc sees it: from the kernel's code alone (its
+/// constants and template arguments), not from what the analyzer adds to it
+/// (the launch's block and grid, the arguments' values at a launch site).
+/// `for (i = tid; i < N; i += blockDim.x * gridDim.x)` has 8 trips under a
+/// launch of 32 blocks of 256 threads for N = 65536; nvcc compiles one loop
+/// for every launch, and its SASS has one LDG per iteration.
+enum class CompilerTrip {
+  /// Start, bound and step are constant expressions: nvcc knows the count.
+  Constant,
+  /// The step is constant, the start or the bound is not: nvcc counts the
+  /// trips at run time (and may unroll by a factor, with a remainder).
+  Runtime,
+  /// The step is not constant (`i += blockDim.x * gridDim.x`): nvcc cannot
+  /// count the trips, and does not unroll the loop.
+  Uncounted,
+  /// A header of another form (a while loop, several counters): not judged;
+  /// the analyzer's trip count is taken for nvcc's.
+  NotJudged,
+};
+CompilerTrip compilerTrip(const clang::ASTContext &Ctx,
+                          const clang::Stmt *Loop);
+const char *compilerTripName(CompilerTrip T);
+
 /// How a loop is unrolled: the number of consecutive iterations in one
 /// unrolled body (the trip count when fully unrolled; 1 when not), and the
 /// assumption it rests on ("" when a pragma says so).
@@ -86,6 +109,8 @@ struct UnrollFact {
   int64_t Factor = 1;
   std::string Assumption;
   std::string Pragma; ///< "#pragma unroll", "#pragma unroll 1", ...
+  /// The trip count as nvcc sees it (compilerTrip).
+  CompilerTrip Trip = CompilerTrip::NotJudged;
 };
 UnrollFact unrollOf(clang::ASTContext &Ctx, const clang::Stmt *Loop,
                     std::optional<int64_t> Trip);

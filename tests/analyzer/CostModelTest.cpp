@@ -161,6 +161,52 @@ TEST(CostModel, ABarrierInTheLoopKeepsOneIterationInFlight) {
   EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp, 4 + 4);
 }
 
+// A loop's trip count as nvcc sees it, not as the launch gives it to the
+// analyzer (the SASS of validate/kernels/copy.cu, nvcc 13 -O3 sm_90).
+std::string stridedCopy(const std::string &Header,
+                        const std::string &Index = "i") {
+  return "__global__ void copy(const float *__restrict__ in,\n"
+         "                     float *__restrict__ out) {\n"
+         "  const int lane = threadIdx.x % 32;\n"
+         "  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;\n"
+         "  " + Header + "\n"
+         "    out[" + Index + "] = in[" + Index + "];\n}\n"
+         "void host(const float *i, float *o) { copy<<<1024, 256>>>(i, o); }\n";
+}
+
+TEST(CostModel, AGridStrideLoopIsNotUnrolled) {
+  // 8 trips under this launch; nvcc cannot count them (the step is
+  // blockDim.x * gridDim.x): copy_gridstride's one LDG per iteration.
+  SnippetResult R = runOnCode(stridedCopy(
+      "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 21);"
+      " i += blockDim.x * gridDim.x)"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  ASSERT_EQ(R.one("in").Loops.size(), 1u);
+  EXPECT_EQ(R.one("in").Loops[0].Trip, 8);
+  EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp, 128);
+}
+
+TEST(CostModel, ALoopCountedAtRunTimeIsNotUnrolledWhole) {
+  // A constant step from a lane-dependent start: 32 trips for every lane,
+  // counted by nvcc at run time and unrolled with a remainder, never whole:
+  // PartialUnroll (16) iterations in flight, not 32.
+  SnippetResult R = runOnCode(stridedCopy(
+      "for (int i = warp * 1024 + lane; i < warp * 1024 + 1024; i += 32)"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  EXPECT_EQ(R.one("in").Loops[0].Trip, 32);
+  EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp,
+            H200::PartialUnroll * 128);
+}
+
+TEST(CostModel, AConstantLoopIsUnrolledWhole) {
+  // The same 32 trips from constants: unrolled whole, 32 loads in flight.
+  SnippetResult R = runOnCode(stridedCopy(
+      "for (int c = 0; c < 1024; c += 32)", "warp * 1024 + c + lane"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  EXPECT_EQ(R.one("in").Loops[0].Trip, 32);
+  EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp, 32 * 128);
+}
+
 TEST(CostModel, BlockedLoadsMissOnceInTheIterationsThatShareASector) {
   // 2-byte loads 32 bytes apart (V = 16): the first of 16 iterations
   // fetches every lane's sector, the other 15 hit (ncu: 93.75% hits).
