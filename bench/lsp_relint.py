@@ -10,16 +10,21 @@ so what is measured is the lint itself; its preamble cache in a scratch
 directory), the file opened, and then edited N times (a line inserted in
 the first kernel's body each time, never saved, as when one types in a
 kernel): the latency of an edit is from sending didChange to receiving the
-publishDiagnostics of that version. The first lint (open: the preamble is
-built) and two edits of the includes (a comment line at the top, which
-changes the preamble: it is built again) are reported apart. The baseline is
-`clang++-22 -fsyntax-only --cuda-device-only` of the same text, as
-bench/run_bench.py runs it, interleaved with the edits.
+publishDiagnostics of that version, and its CPU time what the server's
+threads spent meanwhile (/proc/PID/task/*/schedstat). The first lint (open:
+the preamble is built) and the edits of the includes (a comment line at the
+top, which changes the preamble: it is built again) are reported apart. The
+baseline is `clang++-22 -fsyntax-only --cuda-device-only` of the same text,
+as bench/run_bench.py runs it, interleaved with the edits (wall and CPU
+time). `--baseline-tool` runs a second server (another build) on the same
+edits, interleaved, for a before/after in one run.
 
-Standard library only:  python3 bench/lsp_relint.py [-n 10] [--tool PATH]
+Standard library only:
+  python3 bench/lsp_relint.py [-n 20] [--tool PATH] [--baseline-tool PATH]
 """
 
 import argparse
+import glob
 import json
 import os
 import select
@@ -140,70 +145,168 @@ def published(uri, version):
                       and m["params"]["uri"] == uri and m["params"].get("version") == version)
 
 
+def cpu_seconds(pid):
+    """CPU time of all of a process's threads so far (ns precision where
+    schedstat exists, else /proc/PID/stat's clock ticks)."""
+    total = 0
+    found = False
+    for path in glob.glob("/proc/%d/task/*/schedstat" % pid):
+        try:
+            with open(path) as f:
+                total += int(f.read().split()[0])
+            found = True
+        except (OSError, ValueError, IndexError):
+            pass
+    if found:
+        return total / 1e9
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Lsp:
+    """One server on its own copy of the file (same text, own cache)."""
+
+    def __init__(self, tool, d, name):
+        self.dir = os.path.join(d, name)
+        os.makedirs(self.dir)
+        self.path = os.path.join(self.dir, "relint.cu")
+        self.uri = "file://" + self.path
+        self.srv = Server([tool, "--lsp", "--preamble-cache-dir=" + os.path.join(self.dir, "cache"),
+                           "--", "-std=c++17"], self.dir)
+        init = self.srv.request("initialize", {"processId": None, "rootUri": None,
+                                               "capabilities": {},
+                                               "initializationOptions": {"debounceMs": 0}})
+        self.srv.read(lambda m: m.get("id") == init)
+        self.srv.notify("initialized", {})
+        self.wall = {"relint": [], "include": []}
+        self.cpu = {"relint": [], "include": []}
+
+    def write(self, text):
+        with open(self.path, "w") as f:
+            f.write(text)
+
+    def lint(self, text, version, open_it=False):
+        """Sends the text; returns (wall, cpu, diagnostics) until its lint."""
+        c0, t0 = cpu_seconds(self.srv.p.pid), time.monotonic()
+        if open_it:
+            self.srv.notify("textDocument/didOpen", {"textDocument": {
+                "uri": self.uri, "languageId": "cuda-cpp", "version": version, "text": text}})
+        else:
+            self.srv.notify("textDocument/didChange", {
+                "textDocument": {"uri": self.uri, "version": version},
+                "contentChanges": [{"text": text}]})
+        msg = self.srv.read(published(self.uri, version))
+        return (time.monotonic() - t0, cpu_seconds(self.srv.p.pid) - c0,
+                msg["params"]["diagnostics"])
+
+    def close(self):
+        self.srv.request("shutdown", None)
+        self.srv.notify("exit", None)
+        self.srv.p.wait(timeout=60)
+
+
+def clang_run(path, cwd):
+    t0 = time.monotonic()
+    p = subprocess.Popen(CLANG + [path], cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    return time.monotonic() - t0, ru.ru_utime + ru.ru_stime
+
+
+def p90(xs):
+    return statistics.quantiles(xs, n=10, method="inclusive")[-1] if len(xs) > 1 else xs[0]
+
+
+def row(label, wall, cpu):
+    ms = lambda x: x * 1e3  # noqa: E731
+    return (f"{label:34} {ms(statistics.median(wall)):9.0f} {ms(p90(wall)):8.0f} "
+            f"{ms(min(wall)):7.0f} {ms(max(wall)):7.0f} {ms(statistics.median(cpu)):9.0f} "
+            f"{ms(p90(cpu)):8.0f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=10, help="edits (default 10)")
+    ap.add_argument("-n", type=int, default=20, help="edits in a kernel body (default 20)")
+    ap.add_argument("--include-edits", type=int, default=3,
+                    help="edits of the includes, after the others (default 3)")
     ap.add_argument("--tool")
+    ap.add_argument("--baseline-tool", help="a second build, measured on the same edits")
+    ap.add_argument("--json", help="write every measurement to this file")
     args = ap.parse_args()
     tool = find_tool(args.tool)
     if not tool:
         sys.exit("lsp_relint: no built cuda-access-lint (--tool, CAL_TOOL, build*/)")
+    tools = [("tool", tool)] + ([("baseline", args.baseline_tool)] if args.baseline_tool else [])
+    load_before = os.getloadavg()
+    clang = {"wall": [], "cpu": []}
+    opened = {}
     with tempfile.TemporaryDirectory(prefix="cal-lsp-bench") as d:
-        path = os.path.join(d, "relint.cu")
         text = source()
         lines = text.count("\n")
-        with open(path, "w") as f:
-            f.write(text)
-        uri = "file://" + path
-        srv = Server([tool, "--lsp", "--preamble-cache-dir=" + os.path.join(d, "cache"),
-                      "--", "-std=c++17"], d)
-        init = srv.request("initialize", {"processId": None, "rootUri": None,
-                                          "capabilities": {},
-                                          "initializationOptions": {"debounceMs": 0}})
-        srv.read(lambda m: m.get("id") == init)
-        srv.notify("initialized", {})
-        t0 = time.monotonic()
-        srv.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "cuda-cpp", "version": 1, "text": text}})
-        first = srv.read(published(uri, 1))
-        cold = time.monotonic() - t0
-        findings = len(first["params"]["diagnostics"])
-        lint, clang, top = [], [], []
+        servers = {name: Lsp(path, d, name) for name, path in tools}
+        findings = {}
+        for name, s in servers.items():
+            s.write(text)
+            wall, cpu, diags = s.lint(text, 1, open_it=True)
+            opened[name] = (wall, cpu)
+            findings[name] = diags
         body = text.index("{\n", text.index("__global__")) + 2
-        for v in range(2, args.n + 4):
+        for v in range(2, args.n + args.include_edits + 2):
             at_top = v >= args.n + 2
             if at_top:
                 text = "// edit %d\n" % v + text
             else:
                 text = text[:body] + "  // edit %d\n" % v + text[body:]
-            t0 = time.monotonic()
-            srv.notify("textDocument/didChange", {
-                "textDocument": {"uri": uri, "version": v},
-                "contentChanges": [{"text": text}]})
-            srv.read(published(uri, v))
-            (top if at_top else lint).append(time.monotonic() - t0)
+            # Each server in turn, the order alternating, then clang.
+            order = list(servers.items())
+            if v % 2:
+                order.reverse()
+            for name, s in order:
+                wall, cpu, diags = s.lint(text, v)
+                kind = "include" if at_top else "relint"
+                s.wall[kind].append(wall)
+                s.cpu[kind].append(cpu)
+                findings[name] = diags
             if at_top:
                 continue
-            with open(path, "w") as f:
-                f.write(text)
-            t0 = time.monotonic()
-            subprocess.run(CLANG + [path], cwd=d, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=False)
-            clang.append(time.monotonic() - t0)
-        srv.request("shutdown", None)
-        srv.notify("exit", None)
-        srv.p.wait(timeout=60)
+            first = next(iter(servers.values()))
+            first.write(text)
+            wall, cpu = clang_run(first.path, first.dir)
+            clang["wall"].append(wall)
+            clang["cpu"].append(cpu)
+        for s in servers.values():
+            s.close()
+    load_after = os.getloadavg()
 
     print(f"{lines}-line file (cuda_runtime.h, cuda_fp16.h, cooperative_groups.h), "
-          f"{findings} diagnostics; {args.n} edits, debounce 0")
-    print(f"{'':28} {'median ms':>10} {'min ms':>8} {'max ms':>8}")
-    med_l, med_c = statistics.median(lint) * 1e3, statistics.median(clang) * 1e3
-    print(f"{'open (first lint)':28} {cold * 1e3:10.0f} {'':>8} {'':>8}")
-    print(f"{'relint after an edit':28} {med_l:10.0f} {min(lint) * 1e3:8.0f} {max(lint) * 1e3:8.0f}")
-    print(f"{'edit of the includes':28} {statistics.median(top) * 1e3:10.0f} {min(top) * 1e3:8.0f} {max(top) * 1e3:8.0f}")
-    print(f"{'clang -fsyntax-only (same)':28} {med_c:10.0f} {min(clang) * 1e3:8.0f} {max(clang) * 1e3:8.0f}")
-    print(f"{'ratio relint / clang':28} {med_l / med_c:10.2f}")
-    print(f"{'target (issue 12)':28} {150:10.0f}")
+          f"{len(findings['tool'])} diagnostics; {args.n} edits in a kernel body, "
+          f"{args.include_edits} of the includes, debounce 0")
+    print(f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
+          f"({os.cpu_count()} cores)")
+    if len(servers) > 1 and findings["tool"] != findings["baseline"]:
+        print("note: the two builds' last diagnostics differ")
+    print(f"{'':34} {'median ms':>9} {'p90 ms':>8} {'min':>7} {'max':>7} {'cpu med':>9} "
+          f"{'cpu p90':>8}")
+    for name, s in servers.items():
+        label = "" if name == "tool" else "baseline: "
+        w, c = opened[name]
+        print(row(label + "open (first lint)", [w], [c]))
+        print(row(label + "relint after an edit", s.wall["relint"], s.cpu["relint"]))
+        if s.wall["include"]:
+            print(row(label + "edit of the includes", s.wall["include"], s.cpu["include"]))
+    print(row("clang -fsyntax-only (same text)", clang["wall"], clang["cpu"]))
+    med = statistics.median(servers["tool"].wall["relint"])
+    print(f"{'ratio relint / clang (median wall)':34} {med / statistics.median(clang['wall']):9.2f}")
+    if "baseline" in servers:
+        base = statistics.median(servers["baseline"].wall["relint"])
+        print(f"{'ratio relint / baseline (median)':34} {med / base:9.2f}")
+    print(f"{'target (issue 12)':34} {150:9.0f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"lines": lines, "load": [load_before, load_after], "clang": clang,
+                       "servers": {n: {"open": opened[n], "wall": s.wall, "cpu": s.cpu}
+                                   for n, s in servers.items()}}, f, indent=1)
 
 
 if __name__ == "__main__":
