@@ -4,6 +4,7 @@
 
 #include "frontend/ParseProblems.h"
 #include "frontend/SharedInTemplates.h"
+#include "frontend/TraversalScope.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticSema.h"
@@ -106,10 +107,15 @@ public:
   }
   bool HandleTopLevelDecl(clang::DeclGroupRef DG) override {
     for (clang::Decl *D : DG)
-      deferSharedInitChecks(D, CI.getSourceManager());
+      // A declaration read from the preamble (the PCH hands some on) had
+      // its checks deferred when the preamble was built.
+      if (!D->isFromASTFile())
+        deferSharedInitChecks(D, CI.getSourceManager());
     return true;
   }
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    if (S.OnPreamble)
+      limitTraversalScope(Ctx, S.PreambleFacts);
     restoreDeferredShared(Ctx);
     settleDiagnostics(Ctx, S);
     S.Called = true;
@@ -140,6 +146,7 @@ bool CallbackActionFactory::runInvocation(
   Hooks.TopLevelDecl = [](clang::Decl *D) {
     deferSharedInitChecks(D, D->getASTContext().getSourceManager());
   };
+  Hooks.Facts = systemDeclsHoldingKernels;
   PreambleUse Use = Cache->prepare(*WithPreamble, VFS, PCHOps, Hooks);
   switch (Use.K) {
   case PreambleUse::None:
@@ -156,6 +163,8 @@ bool CallbackActionFactory::runInvocation(
     S.Info.Preamble = Use.K == PreambleUse::Hit ? "hit" : "built";
     if (!Use.Why.empty())
       S.Info.Preamble += " (" + Use.Why + ")";
+    S.OnPreamble = true;
+    S.PreambleFacts = std::move(Use.Facts);
     llvm::IntrusiveRefCntPtr<clang::FileManager> FM =
         llvm::makeIntrusiveRefCnt<clang::FileManager>(
             Files->getFileSystemOpts(), VFS);
@@ -171,6 +180,7 @@ bool CallbackActionFactory::runInvocation(
                                                 : S.Diags->Entries[0].Message) +
                       ")";
     S.Diags->reset();
+    S.OnPreamble = false;
     S.Stats.clear();
     S.GlobalExpansions.clear();
     break;

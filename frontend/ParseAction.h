@@ -125,6 +125,9 @@ struct ParseState {
   bool Strict = false;
   bool Called = false;
   std::vector<clang::SourceLocation> GlobalExpansions;
+  /// The parse is on a preamble, and what is known of it (TraversalScope.h).
+  bool OnPreamble = false;
+  std::vector<std::string> PreambleFacts;
   /// clang's closing "N errors generated", said only when the errors are.
   std::string Stats;
   /// `__shared__` objects with a constructor, to be made valid again.

@@ -30,7 +30,7 @@ namespace cal {
 namespace {
 
 /// Bumped when the entry's layout or meaning changes.
-constexpr int64_t FormatVersion = 1;
+constexpr int64_t FormatVersion = 2;
 
 /// Where the PCH is seen by the parse that reads it (an in-memory file).
 constexpr llvm::StringLiteral VirtualPchDir = "/__cuda_access_lint__/preamble/";
@@ -61,6 +61,8 @@ struct Entry {
   /// Paths that did not exist and, if they came to exist, would change an
   /// include or a __has_include of the preamble.
   std::vector<std::string> Absent;
+  /// PreambleHooks::Facts.
+  std::vector<std::string> Facts;
 };
 
 int64_t nanos(llvm::sys::TimePoint<> T) {
@@ -70,11 +72,13 @@ int64_t nanos(llvm::sys::TimePoint<> T) {
 }
 
 llvm::json::Value toJson(const Entry &E) {
-  llvm::json::Array Files, Absent;
+  llvm::json::Array Files, Absent, Facts;
   for (const FileStamp &F : E.Files)
     Files.push_back(llvm::json::Array{F.Path, F.Size, F.MTime, F.Hash});
   for (const std::string &A : E.Absent)
     Absent.push_back(A);
+  for (const std::string &F : E.Facts)
+    Facts.push_back(F);
   return llvm::json::Object{{"format", FormatVersion},
                             {"clang", clang::getClangFullVersion()},
                             {"unusable", E.Unusable},
@@ -84,7 +88,8 @@ llvm::json::Value toJson(const Entry &E) {
                             {"pch_size", E.PchSize},
                             {"pch_xxh3", E.PchHash},
                             {"files", std::move(Files)},
-                            {"absent", std::move(Absent)}};
+                            {"absent", std::move(Absent)},
+                            {"facts", std::move(Facts)}};
 }
 
 std::optional<Entry> fromJson(llvm::StringRef Text) {
@@ -108,7 +113,8 @@ std::optional<Entry> fromJson(llvm::StringRef Text) {
   auto PchHash = O->getString("pch_xxh3");
   const llvm::json::Array *Files = O->getArray("files");
   const llvm::json::Array *Absent = O->getArray("absent");
-  if (!Bounds || !PchSize || !PchHash || !Files || !Absent)
+  const llvm::json::Array *Facts = O->getArray("facts");
+  if (!Bounds || !PchSize || !PchHash || !Files || !Absent || !Facts)
     return std::nullopt;
   E.BoundsSize = unsigned(*Bounds);
   E.EndsAtStartOfLine = Bool("ends_at_start_of_line");
@@ -131,6 +137,12 @@ std::optional<Entry> fromJson(llvm::StringRef Text) {
     if (!P)
       return std::nullopt;
     E.Absent.push_back(P->str());
+  }
+  for (const llvm::json::Value &F : *Facts) {
+    auto P = F.getAsString();
+    if (!P)
+      return std::nullopt;
+    E.Facts.push_back(P->str());
   }
   return E;
 }
@@ -261,6 +273,8 @@ public:
         Hooks.TopLevelDecl(D);
   }
   void AfterExecute(clang::CompilerInstance &CI) override {
+    if (Hooks.Facts && CI.hasASTContext())
+      Facts = Hooks.Facts(CI.getASTContext());
     clang::SourceManager &SM = CI.getSourceManager();
     clang::OptionalFileEntryRef Main =
         SM.getFileEntryRefForID(SM.getMainFileID());
@@ -285,6 +299,7 @@ public:
   llvm::StringSet<> Absent;
   bool IncludeNotFound = false;
   std::vector<FileStamp> Files;
+  std::vector<std::string> Facts;
 };
 
 /// Marks the entry whose record is \p Path as used now (the size limit
@@ -459,6 +474,7 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
       usePreamble(Inv, VFS, Use.Key, std::move(*Pch), Bounds.Size,
                   Bounds.PreambleEndsAtStartOfLine);
       Use.K = PreambleUse::Hit;
+      Use.Facts = std::move(E->Facts);
       touch(JsonPath);
       return Use;
     }
@@ -511,6 +527,7 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
     if (!VFS->exists(A.getKey()))
       E.Absent.push_back(A.getKey().str());
   llvm::sort(E.Absent);
+  E.Facts = CB.Facts;
 
   std::unique_ptr<llvm::MemoryBuffer> Pch;
   bool Clean = Built && Counter.count() == 0 && !CB.IncludeNotFound &&
@@ -542,6 +559,7 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
     E.PchSize = int64_t(Pch->getBufferSize());
     E.PchHash = hex64(llvm::xxh3_64bits(Pch->getBuffer()));
     Use.K = PreambleUse::Built;
+    Use.Facts = E.Facts;
   }
   // The PCH first, then the record that vouches for it.
   std::string Json;

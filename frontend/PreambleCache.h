@@ -14,8 +14,9 @@
 // whole cc1 command line (flags, arch, toolkit, resource directory, the main
 // file's path), the working directory and the preamble's text. The JSON
 // records, for every file the preamble read, its size, modification time
-// and content hash, and the paths whose appearance would change an include
-// or a __has_include; an entry is used only when every file is as recorded
+// and content hash, the paths whose appearance would change an include
+// or a __has_include, and what a parse on the preamble must know of its AST
+// (PreambleHooks::Facts); an entry is used only when every file is as recorded
 // (same size and time, or same content) and no such path exists. The PCH's
 // own hash is in the JSON and checked on the bytes clang then reads (from
 // memory, not the disk again): a truncated, corrupt or half-replaced entry
@@ -56,8 +57,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clang {
+class ASTContext;
 class CompilerInstance;
 class CompilerInvocation;
 class Decl;
@@ -81,6 +84,10 @@ struct PreambleHooks {
   /// Called with each top-level declaration the preamble's parse completes,
   /// as the main parse's ASTConsumer::HandleTopLevelDecl is.
   std::function<void(clang::Decl *)> TopLevelDecl;
+  /// What a parse on the preamble needs to know of its AST, found once
+  /// from the whole AST when the preamble is built, and stored with it
+  /// (PreambleUse::Facts).
+  std::function<std::vector<std::string>(clang::ASTContext &)> Facts;
 };
 
 /// What prepare() did.
@@ -96,6 +103,8 @@ struct PreambleUse {
   /// Why an entry was not used or not stored (for --verbose-style notes and
   /// tests): "stale: <file> changed", "cannot write ...".
   std::string Why;
+  /// PreambleHooks::Facts of the preamble used (Hit, Built).
+  std::vector<std::string> Facts;
 };
 
 /// When prepare() builds a preamble that has no entry.

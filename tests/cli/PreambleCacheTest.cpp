@@ -168,6 +168,45 @@ TEST(PreambleCache, EditingTheBodyKeepsThePreamble) {
   EXPECT_THAT(R.Stdout, HasSubstr("(32 elements)"));
 }
 
+TEST(PreambleCache, KernelsOfSystemHeadersAreStillAnalyzed) {
+  // On a preamble, the walks over the translation unit leave out the
+  // system headers' declarations that hold no kernel and no launch
+  // (frontend/TraversalScope.h): a library's kernel that the project
+  // launches is still found, and analyzed as without the cache.
+  Project P;
+  std::filesystem::create_directories(P.Dir / "sys");
+  ASSERT_TRUE(writeFile(P.Dir / "sys/lib.h", R"cu(#pragma once
+inline int lib_plain(int x) { return x + 1; }
+template <int N> __global__ void lib_scale(float *p) { p[threadIdx.x * N] *= 2.0f; }
+struct lib_pair { int a, b; };
+)cu"));
+  ASSERT_TRUE(writeFile(P.File, R"cu(#include <cuda_runtime.h>
+#include <lib.h>
+#include "stride.h"
+
+__global__ void mine(float *p) { p[threadIdx.x * STRIDE] = 0.0f; }
+
+void host(float *p) {
+  lib_scale<2><<<1, 128>>>(p);
+  mine<<<1, 64>>>(p);
+}
+)cu"));
+  std::vector<std::string> Flags = {"-isystem", P.Dir / "sys"};
+  std::vector<std::string> Cached = {"--preamble-cache-dir=" + P.Cache,
+                                     "--preamble-build=first"};
+  ProcessResult Off = lint({P.File}, {"--no-preamble-cache"}, Flags);
+  ProcessResult Cold = lint({P.File}, Cached, Flags);
+  ProcessResult Warm = lint({P.File}, Cached, Flags);
+  ASSERT_TRUE(Off.exitedWith(1)) << show(Off);
+  EXPECT_THAT(Off.Stdout, HasSubstr("lib_scale<2>"));
+  EXPECT_THAT(Off.Stdout, HasSubstr("(2 elements)"));
+  EXPECT_THAT(Off.Stdout, HasSubstr("(16 elements)"));
+  EXPECT_EQ(preambleOutcomes(Warm.Stderr), std::vector<std::string>{"hit"})
+      << Warm.Stderr;
+  EXPECT_EQ(withoutTimes(Cold.Stdout), withoutTimes(Off.Stdout));
+  EXPECT_EQ(withoutTimes(Warm.Stdout), withoutTimes(Off.Stdout));
+}
+
 TEST(PreambleCache, ACorruptEntryIsRebuiltNotTrusted) {
   Project P;
   ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
