@@ -100,9 +100,9 @@ def source(lines=300):
 
 
 class Server:
-    def __init__(self, argv, cwd):
+    def __init__(self, argv, cwd, err=None):
         self.p = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                  stdout=subprocess.PIPE, stderr=err or subprocess.DEVNULL)
         self.buf = b""
         self.next_id = 1
 
@@ -167,13 +167,14 @@ def cpu_seconds(pid):
 class Lsp:
     """One server on its own copy of the file (same text, own cache)."""
 
-    def __init__(self, tool, d, name):
+    def __init__(self, tool, d, name, log_dir=None):
         self.dir = os.path.join(d, name)
         os.makedirs(self.dir)
         self.path = os.path.join(self.dir, "relint.cu")
         self.uri = "file://" + self.path
+        err = open(os.path.join(log_dir, name + ".log"), "w") if log_dir else None
         self.srv = Server([tool, "--lsp", "--preamble-cache-dir=" + os.path.join(self.dir, "cache"),
-                           "--", "-std=c++17"], self.dir)
+                           "--", "-std=c++17"], self.dir, err)
         init = self.srv.request("initialize", {"processId": None, "rootUri": None,
                                                "capabilities": {},
                                                "initializationOptions": {"debounceMs": 0}})
@@ -233,6 +234,7 @@ def main():
     ap.add_argument("--tool")
     ap.add_argument("--baseline-tool", help="a second build, measured on the same edits")
     ap.add_argument("--json", help="write every measurement to this file")
+    ap.add_argument("--log-dir", help="write each server's stderr (its log) here")
     args = ap.parse_args()
     tool = find_tool(args.tool)
     if not tool:
@@ -244,7 +246,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="cal-lsp-bench") as d:
         text = source()
         lines = text.count("\n")
-        servers = {name: Lsp(path, d, name) for name, path in tools}
+        if args.log_dir:
+            os.makedirs(args.log_dir, exist_ok=True)
+        servers = {name: Lsp(path, d, name, args.log_dir) for name, path in tools}
         findings = {}
         for name, s in servers.items():
             s.write(text)
@@ -284,8 +288,10 @@ def main():
           f"{args.include_edits} of the includes, debounce 0")
     print(f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
           f"({os.cpu_count()} cores)")
-    if len(servers) > 1 and findings["tool"] != findings["baseline"]:
-        print("note: the two builds' last diagnostics differ")
+    if len(servers) > 1:
+        same = [json.dumps(findings[n]).replace(servers[n].dir, "DIR") for n in servers]
+        print("the two builds' last diagnostics are " +
+              ("the same" if same[0] == same[1] else "NOT the same"))
     print(f"{'':34} {'median ms':>9} {'p90 ms':>8} {'min':>7} {'max':>7} {'cpu med':>9} "
           f"{'cpu p90':>8}")
     for name, s in servers.items():
