@@ -563,7 +563,10 @@ FileRun Frontend::runFile(const std::string &File,
   State.Diags = &Diags;
   State.DiagOut = &ClangDiagnostics;
   State.Strict = P->Opts.StrictParse;
-  CallbackActionFactory Factory(State, P->Preambles.get());
+  auto Kept = P->Opts.KeptPreambles.find(Abs);
+  CallbackActionFactory Factory(
+      State, P->Preambles.get(),
+      Kept == P->Opts.KeptPreambles.end() ? nullptr : Kept->second.get());
   Tool.run(&Factory);
   // What the driver said, or what came after the translation unit.
   Diags.flushAll(ClangDiagnostics);

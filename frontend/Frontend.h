@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,11 @@ struct FrontendOptions {
   /// Contents to parse instead of what is on disk, by absolute path (an
   /// editor's unsaved buffers).
   std::map<std::string, std::string> Overrides;
+  /// Preambles kept in memory between parses, by absolute path (an
+  /// editor's open documents): a parse of such a file reuses its kept
+  /// preamble while it is fresh, and keeps the one it used
+  /// (PreambleCache.h).
+  std::map<std::string, std::shared_ptr<KeptPreamble>> KeptPreambles;
   /// Called with each of clang's diagnostics about the code as it is
   /// reported, while the parse's SourceManager is alive (an editor wants
   /// them as records, not text).
@@ -99,8 +105,8 @@ struct ParsedFile {
   std::vector<std::string> MissingHeaders;
   std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
   /// The preamble cache's part: "off", "none" (no preamble), "hit",
-  /// "built", "deferred (why)" (seen for the first time), "unusable (why)",
-  /// "unreadable (why)".
+  /// "built", "kept" (reused from memory), "deferred (why)" (seen for the
+  /// first time), "unusable (why)", "unreadable (why)".
   std::string Preamble = "off";
 };
 

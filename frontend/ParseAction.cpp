@@ -147,7 +147,7 @@ bool CallbackActionFactory::runInvocation(
     deferSharedInitChecks(D, D->getASTContext().getSourceManager());
   };
   Hooks.Facts = systemDeclsHoldingKernels;
-  PreambleUse Use = Cache->prepare(*WithPreamble, VFS, PCHOps, Hooks);
+  PreambleUse Use = Cache->prepare(*WithPreamble, VFS, PCHOps, Hooks, Kept);
   switch (Use.K) {
   case PreambleUse::None:
     S.Info.Preamble = "none";
@@ -159,8 +159,11 @@ bool CallbackActionFactory::runInvocation(
     S.Info.Preamble = "deferred (" + Use.Why + ")";
     break;
   case PreambleUse::Hit:
-  case PreambleUse::Built: {
-    S.Info.Preamble = Use.K == PreambleUse::Hit ? "hit" : "built";
+  case PreambleUse::Built:
+  case PreambleUse::Kept: {
+    S.Info.Preamble = Use.K == PreambleUse::Hit     ? "hit"
+                      : Use.K == PreambleUse::Built ? "built"
+                                                    : "kept";
     if (!Use.Why.empty())
       S.Info.Preamble += " (" + Use.Why + ")";
     S.OnPreamble = true;
@@ -175,6 +178,8 @@ bool CallbackActionFactory::runInvocation(
     // The parse could not start on it (clang refused the PCH): the entry
     // goes, and the file is parsed as if there were none.
     Cache->discard(Use.Key);
+    if (Kept)
+      Kept->forget();
     S.Info.Preamble = "unreadable (" +
                       (S.Diags->Entries.empty() ? std::string("?")
                                                 : S.Diags->Entries[0].Message) +

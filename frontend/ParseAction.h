@@ -138,8 +138,10 @@ struct ParseState {
 
 class CallbackActionFactory : public clang::tooling::FrontendActionFactory {
 public:
-  CallbackActionFactory(ParseState &S, PreambleCache *Cache)
-      : S(S), Cache(Cache) {}
+  /// \p Kept: the file's preamble kept in memory (may be null).
+  CallbackActionFactory(ParseState &S, PreambleCache *Cache,
+                        KeptPreamble *Kept = nullptr)
+      : S(S), Cache(Cache), Kept(Kept) {}
 
   /// Runs the parse, on a cached preamble when there is one to use.
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> Inv,
@@ -152,6 +154,7 @@ public:
 private:
   ParseState &S;
   PreambleCache *Cache;
+  KeptPreamble *Kept;
 };
 } // namespace cal
 

@@ -27,20 +27,8 @@
 
 namespace cal {
 
-namespace {
-
-/// Bumped when the entry's layout or meaning changes.
-constexpr int64_t FormatVersion = 2;
-
-/// Where the PCH is seen by the parse that reads it (an in-memory file).
-constexpr llvm::StringLiteral VirtualPchDir = "/__cuda_access_lint__/preamble/";
-
-std::string hex64(uint64_t V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << llvm::format_hex_no_prefix(V, 16);
-  return S;
-}
+// The record of an entry (named: KeptPreamble keeps one).
+namespace preamble_record {
 
 /// A file the preamble read: as it was when the preamble was built.
 struct FileStamp {
@@ -64,6 +52,25 @@ struct Entry {
   /// PreambleHooks::Facts.
   std::vector<std::string> Facts;
 };
+
+} // namespace preamble_record
+using preamble_record::Entry;
+using preamble_record::FileStamp;
+
+namespace {
+
+/// Bumped when the entry's layout or meaning changes.
+constexpr int64_t FormatVersion = 2;
+
+/// Where the PCH is seen by the parse that reads it (an in-memory file).
+constexpr llvm::StringLiteral VirtualPchDir = "/__cuda_access_lint__/preamble/";
+
+std::string hex64(uint64_t V) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::format_hex_no_prefix(V, 16);
+  return S;
+}
 
 int64_t nanos(llvm::sys::TimePoint<> T) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -155,11 +162,9 @@ llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Data) {
   int FD = -1;
   llvm::SmallString<256> Tmp;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
-    return llvm::createStringError(EC, "cannot create a file in '%s': %s",
-                                   llvm::sys::path::parent_path(Path)
-                                       .str()
-                                       .c_str(),
-                                   EC.message().c_str());
+    return llvm::createStringError(
+        EC, "cannot create a file in '%s': %s",
+        llvm::sys::path::parent_path(Path).str().c_str(), EC.message().c_str());
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Data;
@@ -213,9 +218,9 @@ public:
   }
   void InclusionDirective(clang::SourceLocation HashLoc, const clang::Token &,
                           llvm::StringRef FileName, bool IsAngled,
-                          clang::CharSourceRange, clang::OptionalFileEntryRef File,
-                          llvm::StringRef, llvm::StringRef,
-                          const clang::Module *, bool,
+                          clang::CharSourceRange,
+                          clang::OptionalFileEntryRef File, llvm::StringRef,
+                          llvm::StringRef, const clang::Module *, bool,
                           clang::SrcMgr::CharacteristicKind) override {
     if (!File) {
       // Not always an error the build reports (a preamble's build lets a
@@ -367,11 +372,57 @@ void usePreamble(clang::CompilerInvocation &Inv,
   VFS = Overlay;
 }
 
+/// The record of a preamble just built: what it read, as it was (\p
+/// Started: when the build began), and what it looked for in vain.
+Entry recordOf(const Callbacks &CB, llvm::vfs::FileSystem &FS,
+               int64_t Started) {
+  Entry E;
+  for (FileStamp F : CB.Files) {
+    // The size and hash are of what was read. The time is the one the file
+    // has now, and vouches for the contents only when the file was last
+    // changed before the build began (a file written during the build, or
+    // within the file system's time resolution of it, is compared by
+    // contents next time: -1 matches no time).
+    F.MTime = -1;
+    if (llvm::ErrorOr<llvm::vfs::Status> St = FS.status(F.Path)) {
+      int64_t T = nanos(St->getLastModificationTime());
+      if (T != 0 && T + 2'000'000'000 < Started)
+        F.MTime = T;
+    }
+    E.Files.push_back(std::move(F));
+  }
+  // Where a header was looked for and not found (an #include_next or a
+  // __has_include that goes on past a directory that has it lists that one
+  // too: only the paths that do not exist now count).
+  for (const auto &A : CB.Absent)
+    if (!FS.exists(A.getKey()))
+      E.Absent.push_back(A.getKey().str());
+  llvm::sort(E.Absent);
+  E.Facts = CB.Facts;
+  return E;
+}
+
+/// A PCH's bytes held by several owners: the parse's file system, a kept
+/// preamble.
+class SharedBuffer : public llvm::MemoryBuffer {
+public:
+  explicit SharedBuffer(std::shared_ptr<const llvm::MemoryBuffer> B)
+      : B(std::move(B)) {
+    init(this->B->getBufferStart(), this->B->getBufferEnd(),
+         /*RequiresNullTerminator=*/false);
+  }
+  BufferKind getBufferKind() const override { return MemoryBuffer_Malloc; }
+
+private:
+  std::shared_ptr<const llvm::MemoryBuffer> B;
+};
+
 } // namespace
 
 std::string defaultPreambleCacheDir() {
   llvm::SmallString<256> P;
-  if (std::optional<std::string> X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+  if (std::optional<std::string> X =
+          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
       X && !X->empty() && llvm::sys::path::is_absolute(*X)) {
     P = *X;
   } else if (std::optional<std::string> H = llvm::sys::Process::GetEnv("HOME");
@@ -401,28 +452,35 @@ void PreambleCache::discard(llvm::StringRef Key) {
   llvm::sys::fs::remove(P);
 }
 
-PreambleUse
-PreambleCache::prepare(clang::CompilerInvocation &Inv,
-                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &VFS,
-                       std::shared_ptr<clang::PCHContainerOperations> PCHOps,
-                       const PreambleHooks &Hooks) {
-  PreambleUse Use;
-  const clang::FrontendOptions &FO = Inv.getFrontendOpts();
-  if (FO.Inputs.size() != 1 || !FO.Inputs[0].isFile()) {
-    Use.Why = "not one input file";
-    return Use;
-  }
-  std::string MainPath = FO.Inputs[0].getFile().str();
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Main =
-      VFS->getBufferForFile(MainPath);
-  if (!Main) {
-    Use.Why = "cannot read the main file";
-    return Use;
-  }
-  clang::PreambleBounds Bounds =
-      clang::ComputePreambleBounds(Inv.getLangOpts(), **Main, 0);
+/// What prepare() works on: the invocation, its file system, the main
+/// file, and what it found or built.
+struct PreambleCache::Request {
+  Request(clang::CompilerInvocation &Inv,
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &VFS)
+      : Inv(Inv), VFS(VFS) {}
+  clang::CompilerInvocation &Inv;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &VFS;
+  std::unique_ptr<llvm::MemoryBuffer> Main;
+  clang::PreambleBounds Bounds{0, false};
+  llvm::SmallString<256> JsonPath, PchPath;
+  /// The preamble to use: its record and its PCH.
+  std::optional<Entry> Used;
+  std::shared_ptr<const llvm::MemoryBuffer> Pch;
+};
 
-  // The key: what the preamble means beyond the files' stamps.
+struct KeptPreamble::State {
+  std::string Key;
+  Entry E;
+  std::shared_ptr<const llvm::MemoryBuffer> Pch;
+};
+
+KeptPreamble::KeptPreamble() = default;
+KeptPreamble::~KeptPreamble() = default;
+bool KeptPreamble::empty() const { return !S; }
+void KeptPreamble::forget() { S.reset(); }
+
+std::string PreambleCache::keyOf(const Request &Q) const {
+  // What the preamble means beyond the files' stamps.
   llvm::MD5 Hash;
   auto Add = [&](llvm::StringRef S) {
     Hash.update(S);
@@ -430,55 +488,67 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
   };
   Add(clang::getClangFullVersion());
   Add(Salt);
-  for (const std::string &A : Inv.getCC1CommandLine())
+  for (const std::string &A : Q.Inv.getCC1CommandLine())
     Add(A);
-  llvm::ErrorOr<std::string> Cwd = VFS->getCurrentWorkingDirectory();
+  llvm::ErrorOr<std::string> Cwd = Q.VFS->getCurrentWorkingDirectory();
   Add(Cwd ? *Cwd : "");
-  Add((*Main)->getBuffer().take_front(Bounds.Size));
-  Add(Bounds.PreambleEndsAtStartOfLine ? "1" : "0");
+  Add(Q.Main->getBuffer().take_front(Q.Bounds.Size));
+  Add(Q.Bounds.PreambleEndsAtStartOfLine ? "1" : "0");
   llvm::MD5::MD5Result R;
   Hash.final(R);
-  Use.Key = R.digest().str().str();
+  return R.digest().str().str();
+}
 
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
-    Use.Why = "cannot create '" + Dir + "': " + EC.message();
-    return Use;
+bool PreambleCache::reuseKept(KeptPreamble &Kept, Request &Q,
+                              PreambleUse &Use) {
+  if (!Kept.S || Kept.S->Key != Use.Key)
+    return false;
+  std::string Why;
+  if (!isFresh(Kept.S->E, *Q.VFS, Why)) {
+    Kept.S.reset();
+    Use.Why = "the kept one is " + Why;
+    return false;
   }
-  llvm::SmallString<256> JsonPath(Dir), PchPath(Dir);
-  llvm::sys::path::append(JsonPath, Use.Key + ".json");
-  llvm::sys::path::append(PchPath, Use.Key + ".pch");
+  Q.Used = Kept.S->E;
+  Q.Pch = Kept.S->Pch;
+  Use.K = PreambleUse::Kept;
+  return true;
+}
 
+bool PreambleCache::lookUp(Request &Q, PreambleUse &Use) {
   // A stored entry: checked, then used from the bytes that were checked.
-  if (auto Text = llvm::MemoryBuffer::getFile(JsonPath)) {
+  if (auto Text = llvm::MemoryBuffer::getFile(Q.JsonPath)) {
     std::optional<Entry> E = fromJson((*Text)->getBuffer());
     std::string Why;
     if (!E) {
       Use.Why = "unreadable entry";
-    } else if (E->BoundsSize != Bounds.Size ||
-               E->EndsAtStartOfLine != Bounds.PreambleEndsAtStartOfLine) {
+    } else if (E->BoundsSize != Q.Bounds.Size ||
+               E->EndsAtStartOfLine != Q.Bounds.PreambleEndsAtStartOfLine) {
       Use.Why = "entry of another preamble";
-    } else if (!isFresh(*E, *VFS, Why)) {
+    } else if (!isFresh(*E, *Q.VFS, Why)) {
       Use.Why = Why;
     } else if (E->Unusable) {
       Use.K = PreambleUse::Unusable;
       Use.Why = E->UnusableWhy;
-      return Use;
+      return true;
     } else if (auto Pch = llvm::MemoryBuffer::getFile(
-                   PchPath, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+                   Q.PchPath, /*IsText=*/false,
+                   /*RequiresNullTerminator=*/false);
                !Pch) {
       Use.Why = "no PCH";
     } else if (int64_t((*Pch)->getBufferSize()) != E->PchSize ||
                hex64(llvm::xxh3_64bits((*Pch)->getBuffer())) != E->PchHash) {
       Use.Why = "corrupt PCH";
     } else {
-      usePreamble(Inv, VFS, Use.Key, std::move(*Pch), Bounds.Size,
-                  Bounds.PreambleEndsAtStartOfLine);
       Use.K = PreambleUse::Hit;
-      Use.Facts = std::move(E->Facts);
-      touch(JsonPath);
-      return Use;
+      Q.Used = std::move(E);
+      Q.Pch = std::move(*Pch);
+      touch(Q.JsonPath);
+      return true;
     }
-  } else if (Build == PreambleBuild::SecondSight) {
+    return false;
+  }
+  if (Build == PreambleBuild::SecondSight) {
     // Never seen: recorded, built the next time it is seen.
     llvm::SmallString<256> SeenPath(Dir);
     llvm::sys::path::append(SeenPath, Use.Key + ".seen");
@@ -488,55 +558,38 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
       else
         Use.Why = "first sight: built when seen again";
       Use.K = PreambleUse::Deferred;
-      return Use;
+      return true;
     }
   }
+  return false;
+}
 
-  // Build it.
+void PreambleCache::build(Request &Q,
+                          std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                          const PreambleHooks &Hooks, PreambleUse &Use) {
   CountingConsumer Counter;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> Diags =
-      clang::CompilerInstance::createDiagnostics(*VFS, Inv.getDiagnosticOpts(),
-                                                 &Counter,
-                                                 /*ShouldOwnClient=*/false);
+      clang::CompilerInstance::createDiagnostics(
+          *Q.VFS, Q.Inv.getDiagnosticOpts(), &Counter,
+          /*ShouldOwnClient=*/false);
   Callbacks CB(Hooks);
   int64_t Started = nanos(std::chrono::system_clock::now());
   llvm::ErrorOr<clang::PrecompiledPreamble> Built =
-      clang::PrecompiledPreamble::Build(Inv, Main->get(), Bounds, Diags, VFS,
-                                        PCHOps, /*StoreInMemory=*/true, "", CB);
-  Entry E;
-  E.BoundsSize = Bounds.Size;
-  E.EndsAtStartOfLine = Bounds.PreambleEndsAtStartOfLine;
-  for (FileStamp &F : CB.Files) {
-    // The size and hash are of what was read. The time is the one the file
-    // has now, and vouches for the contents only when the file was last
-    // changed before the build began (a file written during the build, or
-    // within the file system's time resolution of it, is compared by
-    // contents next time: -1 matches no time).
-    F.MTime = -1;
-    if (llvm::ErrorOr<llvm::vfs::Status> St = VFS->status(F.Path)) {
-      int64_t T = nanos(St->getLastModificationTime());
-      if (T != 0 && T + 2'000'000'000 < Started)
-        F.MTime = T;
-    }
-    E.Files.push_back(F);
-  }
-  // Where a header was looked for and not found (an #include_next or a
-  // __has_include that goes on past a directory that has it lists that one
-  // too: only the paths that do not exist now count).
-  for (const auto &A : CB.Absent)
-    if (!VFS->exists(A.getKey()))
-      E.Absent.push_back(A.getKey().str());
-  llvm::sort(E.Absent);
-  E.Facts = CB.Facts;
+      clang::PrecompiledPreamble::Build(Q.Inv, Q.Main.get(), Q.Bounds, Diags,
+                                        Q.VFS, PCHOps, /*StoreInMemory=*/true,
+                                        "", CB);
+  Entry E = recordOf(CB, *Q.VFS, Started);
+  E.BoundsSize = Q.Bounds.Size;
+  E.EndsAtStartOfLine = Q.Bounds.PreambleEndsAtStartOfLine;
 
   std::unique_ptr<llvm::MemoryBuffer> Pch;
   bool Clean = Built && Counter.count() == 0 && !CB.IncludeNotFound &&
                !Diags->hasErrorOccurred();
   if (Clean) {
     // The in-memory PCH, as the parse that reads it would see it.
-    clang::CompilerInvocation Probe(Inv);
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ProbeFS = VFS;
-    Built->AddImplicitPreamble(Probe, ProbeFS, Main->get());
+    clang::CompilerInvocation Probe(Q.Inv);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ProbeFS = Q.VFS;
+    Built->AddImplicitPreamble(Probe, ProbeFS, Q.Main.get());
     Probe.getPreprocessorOpts().RemappedFileBuffers.clear();
     if (auto B = ProbeFS->getBufferForFile(
             Probe.getPreprocessorOpts().ImplicitPCHInclude, -1,
@@ -545,40 +598,85 @@ PreambleCache::prepare(clang::CompilerInvocation &Inv,
   }
   if (!Pch) {
     E.Unusable = true;
-    E.UnusableWhy = !Built ? "the preamble did not build: " +
-                                 Built.getError().message()
-                    : CB.IncludeNotFound
-                        ? "a header of the preamble is not found"
-                    : Counter.count() || Diags->hasErrorOccurred()
-                        ? "the preamble has diagnostics (first: " +
-                              Counter.First + ")"
-                        : "the preamble's PCH could not be read back";
+    E.UnusableWhy =
+        !Built ? "the preamble did not build: " + Built.getError().message()
+        : CB.IncludeNotFound ? "a header of the preamble is not found"
+        : Counter.count() || Diags->hasErrorOccurred()
+            ? "the preamble has diagnostics (first: " + Counter.First + ")"
+            : "the preamble's PCH could not be read back";
     Use.K = PreambleUse::Unusable;
     Use.Why = E.UnusableWhy;
   } else {
     E.PchSize = int64_t(Pch->getBufferSize());
     E.PchHash = hex64(llvm::xxh3_64bits(Pch->getBuffer()));
     Use.K = PreambleUse::Built;
-    Use.Facts = E.Facts;
   }
   // The PCH first, then the record that vouches for it.
   std::string Json;
   llvm::raw_string_ostream(Json) << toJson(E);
   llvm::Error Err = llvm::Error::success();
   if (Pch)
-    Err = writeAtomically(PchPath, Pch->getBuffer());
+    Err = writeAtomically(Q.PchPath, Pch->getBuffer());
   if (!Err)
-    Err = writeAtomically(JsonPath, Json);
+    Err = writeAtomically(Q.JsonPath, Json);
   if (Err)
     Use.Why = llvm::toString(std::move(Err));
   llvm::SmallString<256> SeenPath(Dir);
   llvm::sys::path::append(SeenPath, Use.Key + ".seen");
   llvm::sys::fs::remove(SeenPath);
-  if (Pch)
-    usePreamble(Inv, VFS, Use.Key, std::move(Pch), Bounds.Size,
-                Bounds.PreambleEndsAtStartOfLine);
+  if (Pch) {
+    Q.Used = std::move(E);
+    Q.Pch = std::move(Pch);
+  }
   if (MaxBytes)
     evict(Use.Key);
+}
+
+PreambleUse
+PreambleCache::prepare(clang::CompilerInvocation &Inv,
+                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &VFS,
+                       std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+                       const PreambleHooks &Hooks, KeptPreamble *Kept) {
+  PreambleUse Use;
+  Request Q(Inv, VFS);
+  const clang::FrontendOptions &FO = Inv.getFrontendOpts();
+  if (FO.Inputs.size() != 1 || !FO.Inputs[0].isFile()) {
+    Use.Why = "not one input file";
+    return Use;
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Main =
+      VFS->getBufferForFile(FO.Inputs[0].getFile());
+  if (!Main) {
+    Use.Why = "cannot read the main file";
+    return Use;
+  }
+  Q.Main = std::move(*Main);
+  Q.Bounds = clang::ComputePreambleBounds(Inv.getLangOpts(), *Q.Main, 0);
+  Use.Key = keyOf(Q);
+
+  if (!Kept || !reuseKept(*Kept, Q, Use)) {
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+      Use.Why = "cannot create '" + Dir + "': " + EC.message();
+      return Use;
+    }
+    Q.JsonPath = Q.PchPath = Dir;
+    llvm::sys::path::append(Q.JsonPath, Use.Key + ".json");
+    llvm::sys::path::append(Q.PchPath, Use.Key + ".pch");
+    if (!lookUp(Q, Use))
+      build(Q, PCHOps, Hooks, Use);
+  }
+  if (!Q.Pch)
+    return Use;
+  if (Kept && Use.K != PreambleUse::Kept) {
+    // Kept in memory of its own (a PCH read from the directory is mapped).
+    if (Q.Pch->getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_Malloc)
+      Q.Pch = llvm::MemoryBuffer::getMemBufferCopy(Q.Pch->getBuffer());
+    Kept->S = std::make_unique<KeptPreamble::State>(
+        KeptPreamble::State{Use.Key, *Q.Used, Q.Pch});
+  }
+  Use.Facts = Q.Used->Facts;
+  usePreamble(Inv, VFS, Use.Key, std::make_unique<SharedBuffer>(Q.Pch),
+              Q.Bounds.Size, Q.Bounds.PreambleEndsAtStartOfLine);
   return Use;
 }
 

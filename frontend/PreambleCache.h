@@ -98,6 +98,7 @@ struct PreambleUse {
     Built,    ///< built now, stored, and used
     Unusable, ///< the preamble has diagnostics: the file is parsed without
     Deferred, ///< seen for the first time: recorded, the file parsed without
+    Kept,     ///< the caller's KeptPreamble, still fresh, is used
   } K = None;
   std::string Key;
   /// Why an entry was not used or not stored (for --verbose-style notes and
@@ -105,6 +106,29 @@ struct PreambleUse {
   std::string Why;
   /// PreambleHooks::Facts of the preamble used (Hit, Built).
   std::vector<std::string> Facts;
+};
+
+/// A preamble kept in memory between the parses of one file (an editor's
+/// open document), as clangd's ASTWorker keeps its PreambleData: while its
+/// key is the parse's (the same clang, flags, tool and preamble text) and
+/// every file it read is as it was (a stored entry's checks: size and time,
+/// or contents; no absent header appeared), prepare() uses it without
+/// reading the cache directory or hashing the PCH again; otherwise prepare()
+/// finds or builds the preamble as it always does, and keeps that one.
+/// Used by one parse at a time.
+class KeptPreamble {
+public:
+  KeptPreamble();
+  ~KeptPreamble();
+  /// No preamble is kept (none used yet, or the last one went stale).
+  bool empty() const;
+  /// Drops the kept preamble (clang could not read it).
+  void forget();
+
+private:
+  friend class PreambleCache;
+  struct State;
+  std::unique_ptr<State> S;
 };
 
 /// When prepare() builds a preamble that has no entry.
@@ -126,13 +150,14 @@ public:
   const std::string &dir() const { return Dir; }
 
   /// For the invocation about to parse its main file (read through \p VFS):
-  /// finds a fresh entry or builds one, and changes \p Inv to read the
-  /// preamble from it and \p VFS to a file system that holds the PCH.
-  /// Leaves both as they are when the result is None or Unusable.
+  /// reuses \p Kept (when given) while it is fresh, else finds a fresh
+  /// entry or builds one (and keeps it in \p Kept), and changes \p Inv to
+  /// read the preamble and \p VFS to a file system that holds the PCH.
+  /// Leaves both as they are when the result is None, Unusable or Deferred.
   PreambleUse prepare(clang::CompilerInvocation &Inv,
                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> &VFS,
                       std::shared_ptr<clang::PCHContainerOperations> PCHOps,
-                      const PreambleHooks &Hooks);
+                      const PreambleHooks &Hooks, KeptPreamble *Kept = nullptr);
 
   /// Removes the entry \p Key (a parse could not read it after all).
   void discard(llvm::StringRef Key);
@@ -143,6 +168,16 @@ public:
   unsigned evict(llvm::StringRef Keep);
 
 private:
+  struct Request;
+  std::string keyOf(const Request &Q) const;
+  /// Whether \p Kept is the preamble to use (then it is in \p Q).
+  bool reuseKept(KeptPreamble &Kept, Request &Q, PreambleUse &Use);
+  /// Looks for the stored entry: true when \p Use is settled (a hit, an
+  /// unusable preamble, one seen for the first time), false: build it.
+  bool lookUp(Request &Q, PreambleUse &Use);
+  void build(Request &Q, std::shared_ptr<clang::PCHContainerOperations> PCHOps,
+             const PreambleHooks &Hooks, PreambleUse &Use);
+
   std::string Dir, Salt;
   PreambleBuild Build;
   uint64_t MaxBytes;

@@ -373,6 +373,8 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
   FrontendOptions FO = Base;
   FO.Files = {Doc.File};
   FO.Overrides = {{Doc.File, Doc.Text}};
+  if (Doc.Preamble)
+    FO.KeptPreambles = {{Doc.File, Doc.Preamble}};
   FO.Color = false;
   CompilerDiagnostics Compiler(E);
   FO.OnCompilerDiagnostic = [&](clang::DiagnosticsEngine::Level L,
@@ -393,6 +395,7 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
             const ParsedFile &File) {
           Parsed = true;
           Info = File;
+          Out.Preamble = File.Preamble;
           AnalysisResult R;
           std::vector<Finding> Fs = lintTranslationUnit(Ctx, Settings, R);
           const clang::SourceManager &SM = Ctx.getSourceManager();

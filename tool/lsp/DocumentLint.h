@@ -18,6 +18,7 @@
 
 #include "llvm/Support/LSP/Protocol.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,8 @@ struct DocumentSnapshot {
   std::string File; ///< absolute path
   std::string Text;
   int64_t Version = 0;
+  /// The document's preamble, kept between its lints (null: none kept).
+  std::shared_ptr<KeptPreamble> Preamble;
 };
 
 struct DocumentLint {
@@ -73,6 +76,8 @@ struct DocumentLint {
   unsigned Findings = 0, CompilerErrors = 0;
   /// What the frontend said (notes such as the built-in prelude's).
   std::string Log;
+  /// What the preamble cache did (ParsedFile::Preamble: "kept", "built").
+  std::string Preamble;
 };
 
 DocumentLint lintDocument(const DocumentSnapshot &Doc,

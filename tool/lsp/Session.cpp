@@ -170,7 +170,7 @@ void Session::configure(const json::Value &Params) {
 
 void Session::scheduleLocked(const std::string &File, const Document &D,
                              std::chrono::milliseconds Delay) {
-  Worker.schedule(DocumentSnapshot{File, D.Text, D.Version}, Delay);
+  Worker.schedule(DocumentSnapshot{File, D.Text, D.Version, D.Preamble}, Delay);
 }
 
 void Session::open(const L::DidOpenTextDocumentParams &P) {
@@ -407,9 +407,10 @@ DocumentLint Session::lint(const DocumentSnapshot &S) {
   if (!Log.empty())
     log(Log);
   log("linted " + S.File + " version " + llvm::Twine(S.Version) + " in " +
-      llvm::Twine(static_cast<int64_t>(Ms)) + " ms: " +
-      llvm::Twine(R.Findings) + " findings, " + llvm::Twine(R.CompilerErrors) +
-      " compiler errors");
+      llvm::Twine(static_cast<int64_t>(Ms)) +
+      " ms: " + llvm::Twine(R.Findings) + " findings, " +
+      llvm::Twine(R.CompilerErrors) + " compiler errors" +
+      (R.Preamble.empty() ? "" : "; preamble " + R.Preamble));
   return R;
 }
 

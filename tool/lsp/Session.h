@@ -108,6 +108,9 @@ private:
     /// The last lint kept: of Version, or of an earlier one while the lint
     /// of Version is pending.
     std::shared_ptr<const DocumentLint> Last;
+    /// Its preamble, kept in memory while it is open (each lint reuses it
+    /// while it is fresh: frontend/PreambleCache.h).
+    std::shared_ptr<KeptPreamble> Preamble = std::make_shared<KeptPreamble>();
     bool current() const { return Last && Last->Version == Version; }
   };
   using Answer = std::function<llvm::json::Value(const Document &)>;
