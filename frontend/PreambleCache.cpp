@@ -60,7 +60,7 @@ using preamble_record::FileStamp;
 namespace {
 
 /// Bumped when the entry's layout or meaning changes.
-constexpr int64_t FormatVersion = 2;
+constexpr int64_t FormatVersion = 3;
 
 /// Where the PCH is seen by the parse that reads it (an in-memory file).
 constexpr llvm::StringLiteral VirtualPchDir = "/__cuda_access_lint__/preamble/";
@@ -574,8 +574,15 @@ void PreambleCache::build(Request &Q,
           /*ShouldOwnClient=*/false);
   Callbacks CB(Hooks);
   int64_t Started = nanos(std::chrono::system_clock::now());
+  // The templates the preamble uses are instantiated at its end
+  // (-fpch-instantiate-templates, clang-cl's default for /Yc), not again at
+  // the end of every parse on it. A well-formed program means the same at
+  // any point of instantiation ([temp.point]); an error in one makes the
+  // preamble unusable, and the file is parsed without it.
+  clang::CompilerInvocation BuildInv(Q.Inv);
+  BuildInv.getLangOpts().PCHInstantiateTemplates = true;
   llvm::ErrorOr<clang::PrecompiledPreamble> Built =
-      clang::PrecompiledPreamble::Build(Q.Inv, Q.Main.get(), Q.Bounds, Diags,
+      clang::PrecompiledPreamble::Build(BuildInv, Q.Main.get(), Q.Bounds, Diags,
                                         Q.VFS, PCHOps, /*StoreInMemory=*/true,
                                         "", CB);
   Entry E = recordOf(CB, *Q.VFS, Started);
