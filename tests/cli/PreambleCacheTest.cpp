@@ -207,6 +207,47 @@ void host(float *p) {
   EXPECT_EQ(withoutTimes(Warm.Stdout), withoutTimes(Off.Stdout));
 }
 
+TEST(PreambleCache, DeferredErrorsReachedFromThePreambleAreShown) {
+  // An error in a __host__ __device__ function is deferred, and shown at
+  // the end of the parse when a function emitted for the device reaches it
+  // (frontend/DeferredDiagnostics.h). Here only the header's kernel does:
+  // `helper` is inline (emitted only if used) and defined in the file. On a
+  // preamble the walk must start from the roots it carries, which the parse
+  // reads only when an error was deferred.
+  Project P;
+  ASSERT_TRUE(writeFile(P.Dir / "dev.h", R"cu(#pragma once
+inline __host__ __device__ int helper(int x);
+__global__ void from_header(int *p) { p[threadIdx.x] = helper(threadIdx.x); }
+)cu"));
+  ASSERT_TRUE(writeFile(P.File, R"cu(#include <cuda_runtime.h>
+#include "dev.h"
+#include "stride.h"
+
+int host_only(int x);
+inline __host__ __device__ int helper(int x) { return host_only(x); }
+
+__global__ void mine(float *p) { p[threadIdx.x * STRIDE] = 0.0f; }
+)cu"));
+  std::vector<std::string> Cached = {"--preamble-cache-dir=" + P.Cache,
+                                     "--preamble-build=first"};
+  ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
+  ProcessResult Cold = lint({P.File}, Cached);
+  ProcessResult Warm = lint({P.File}, Cached);
+  ASSERT_THAT(Off.Stderr, HasSubstr("reference to __host__ function "
+                                    "'host_only' in __host__ __device__ "
+                                    "function"))
+      << show(Off);
+  EXPECT_EQ(preambleOutcomes(Warm.Stderr), std::vector<std::string>{"hit"})
+      << Warm.Stderr;
+  for (const ProcessResult *R : {&Cold, &Warm}) {
+    EXPECT_EQ(R->describe(), Off.describe());
+    EXPECT_EQ(withoutTimes(R->Stdout), withoutTimes(Off.Stdout));
+    EXPECT_EQ(std::regex_replace(R->Stderr, std::regex(".*: parse .*\\n"), ""),
+              std::regex_replace(Off.Stderr, std::regex(".*: parse .*\\n"), ""))
+        << R->Stderr;
+  }
+}
+
 TEST(PreambleCache, ACorruptEntryIsRebuiltNotTrusted) {
   Project P;
   ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/DeferredDiagnostics.h"
 #include "tool/lsp/DocumentLint.h"
 #include "tool/lsp/Session.h"
 
@@ -112,6 +113,32 @@ TEST(KeptPreamble, ABodyEditIsLintedOnItAsWithoutAnyPreamble) {
   EXPECT_THAT(messages(Edit), HasSubstr("(32 elements)"));
   EXPECT_EQ(published(Edit), published(P.fresh(bodyEdited())));
   EXPECT_FALSE(published(Edit).empty());
+}
+
+TEST(KeptPreamble, ABodyEditDoesNotReadThePreamblesDeferredRoots) {
+  // No error was deferred: the roots of the deferred diagnostics' walk are
+  // not read back from the preamble (frontend/DeferredDiagnostics.h), and
+  // what is published is what a lint without any preamble publishes.
+  Project P;
+  P.lint(Kernel);
+  unsigned Before = deferredRootReadsSkipped();
+  DocumentLint Edit = P.lint(bodyEdited());
+  EXPECT_EQ(outcome(Edit), "kept");
+  EXPECT_EQ(deferredRootReadsSkipped(), Before + 1);
+  EXPECT_EQ(published(Edit), published(P.fresh(bodyEdited())));
+  // An error deferred in a host-device function: they are read, and the
+  // error, reached from the kernel, is published as without a preamble.
+  std::string Deferred =
+      bodyEdited() + "int host_only(int);\n"
+                     "inline __host__ __device__ int hd(int x) {\n"
+                     "  return host_only(x);\n}\n"
+                     "__global__ void calls_hd(int *p) { p[0] = hd(1); }\n";
+  Before = deferredRootReadsSkipped();
+  DocumentLint WithError = P.lint(Deferred);
+  EXPECT_EQ(outcome(WithError), "kept");
+  EXPECT_EQ(deferredRootReadsSkipped(), Before);
+  EXPECT_THAT(messages(WithError), HasSubstr("host_only"));
+  EXPECT_EQ(published(WithError), published(P.fresh(Deferred)));
 }
 
 TEST(KeptPreamble, AnEditOfTheIncludesGivesAnotherPreamble) {
