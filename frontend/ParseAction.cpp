@@ -2,7 +2,7 @@
 
 #include "frontend/ParseAction.h"
 
-#include "frontend/DeferredDiagnostics.h"
+#include "frontend/PreambleReads.h"
 #include "frontend/ParseProblems.h"
 #include "frontend/SharedInTemplates.h"
 #include "frontend/TraversalScope.h"
@@ -101,7 +101,7 @@ class CallbackConsumer : public clang::SemaConsumer {
 public:
   CallbackConsumer(clang::CompilerInstance &CI, ParseState &S) : CI(CI), S(S) {}
   void InitializeSema(clang::Sema &Sema) override {
-    addExternalSourceReadingDeferredRootsOnDemand(Sema, S.Typos);
+    addExternalSourceReadingOnDemand(Sema, S.Typos);
   }
   bool shouldSkipFunctionBody(clang::Decl *D) override {
     return skipsBody(CI.getSourceManager(), D);

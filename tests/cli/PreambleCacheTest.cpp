@@ -210,7 +210,7 @@ void host(float *p) {
 TEST(PreambleCache, DeferredErrorsReachedFromThePreambleAreShown) {
   // An error in a __host__ __device__ function is deferred, and shown at
   // the end of the parse when a function emitted for the device reaches it
-  // (frontend/DeferredDiagnostics.h). Here only the header's kernel does:
+  // (frontend/PreambleReads.h). Here only the header's kernel does:
   // `helper` is inline (emitted only if used) and defined in the file. On a
   // preamble the walk must start from the roots it carries, which the parse
   // reads only when an error was deferred.

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "frontend/DeferredDiagnostics.h"
+#include "frontend/PreambleReads.h"
 #include "tool/lsp/DocumentLint.h"
 #include "tool/lsp/Session.h"
 
@@ -117,14 +117,17 @@ TEST(KeptPreamble, ABodyEditIsLintedOnItAsWithoutAnyPreamble) {
 
 TEST(KeptPreamble, ABodyEditDoesNotReadThePreamblesDeferredRoots) {
   // No error was deferred: the roots of the deferred diagnostics' walk are
-  // not read back from the preamble (frontend/DeferredDiagnostics.h), and
+  // not read back from the preamble (frontend/PreambleReads.h), and
   // what is published is what a lint without any preamble publishes.
   Project P;
   P.lint(Kernel);
   unsigned Before = deferredRootReadsSkipped();
+  unsigned UnusedBefore = unusedDeclReadsSkipped();
   DocumentLint Edit = P.lint(bodyEdited());
   EXPECT_EQ(outcome(Edit), "kept");
   EXPECT_EQ(deferredRootReadsSkipped(), Before + 1);
+  // Nor, under -w, its file-scoped declarations still unused.
+  EXPECT_EQ(unusedDeclReadsSkipped(), UnusedBefore + 1);
   EXPECT_EQ(published(Edit), published(P.fresh(bodyEdited())));
   // An error deferred in a host-device function: they are read, and the
   // error, reached from the kernel, is published as without a preamble.

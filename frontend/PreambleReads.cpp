@@ -1,6 +1,6 @@
-//===- DeferredDiagnostics.cpp --------------------------------------------===//
+//===- PreambleReads.cpp --------------------------------------------------===//
 
-#include "frontend/DeferredDiagnostics.h"
+#include "frontend/PreambleReads.h"
 
 #include "clang/Sema/MultiplexExternalSemaSource.h"
 #include "clang/Sema/Sema.h"
@@ -12,15 +12,16 @@ namespace cal {
 namespace {
 
 std::atomic<unsigned> Skipped{0};
+std::atomic<unsigned> UnusedSkipped{0};
 
 /// Sema's external sources (MultiplexExternalSemaSource forwards each call
-/// to each of them, in order), save the reading of the roots when
-/// Sema::emitDeferredDiags would return right after it.
-class DeferredRootsOnDemand : public clang::MultiplexExternalSemaSource {
+/// to each of them, in order), save two reads whose result would not be
+/// used (PreambleReads.h).
+class ReadsOnDemand : public clang::MultiplexExternalSemaSource {
 public:
-  DeferredRootsOnDemand(clang::Sema &S,
-                        llvm::IntrusiveRefCntPtr<clang::ExternalSemaSource> A,
-                        llvm::IntrusiveRefCntPtr<clang::ExternalSemaSource> B)
+  ReadsOnDemand(clang::Sema &S,
+                llvm::IntrusiveRefCntPtr<clang::ExternalSemaSource> A,
+                llvm::IntrusiveRefCntPtr<clang::ExternalSemaSource> B)
       : MultiplexExternalSemaSource(std::move(A), std::move(B)), S(S) {}
 
   void ReadDeclsToCheckForDeferredDiags(
@@ -37,13 +38,28 @@ public:
     MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
   }
 
+  void ReadUnusedFileScopedDecls(
+      llvm::SmallVectorImpl<const clang::DeclaratorDecl *> &Decls) override {
+    // Sema::ActOnEndOfTranslationUnit, their only reader, reads them to
+    // warn of those still unused (warn_unused_function and the like). Under
+    // -w each of those warnings is ignored: none is an error by default,
+    // and -w ignores them even when -Werror or a pragma makes them errors
+    // (DiagnosticIDs::getDiagnosticSeverity).
+    if (S.getDiagnostics().getIgnoreAllWarnings()) {
+      if (S.ExternalSource.get() == this)
+        ++UnusedSkipped;
+      return;
+    }
+    MultiplexExternalSemaSource::ReadUnusedFileScopedDecls(Decls);
+  }
+
 private:
   clang::Sema &S;
 };
 
 } // namespace
 
-void addExternalSourceReadingDeferredRootsOnDemand(
+void addExternalSourceReadingOnDemand(
     clang::Sema &S, llvm::IntrusiveRefCntPtr<clang::ExternalSemaSource> Own) {
   if (S.ExternalSource) {
     // Not expected (nothing adds one before the consumer): keep clang's way.
@@ -54,11 +70,13 @@ void addExternalSourceReadingDeferredRootsOnDemand(
   // (ExternalSemaSource's defaults). The PCH's reader, added next, is
   // appended to this multiplexer (Sema::addExternalSource), after \p Own, as
   // it would be to the one clang makes.
-  S.ExternalSource = llvm::makeIntrusiveRefCnt<DeferredRootsOnDemand>(
+  S.ExternalSource = llvm::makeIntrusiveRefCnt<ReadsOnDemand>(
       S, std::move(Own),
       llvm::makeIntrusiveRefCnt<clang::ExternalSemaSource>());
 }
 
 unsigned deferredRootReadsSkipped() { return Skipped.load(); }
+
+unsigned unusedDeclReadsSkipped() { return UnusedSkipped.load(); }
 
 } // namespace cal
