@@ -68,6 +68,10 @@ struct AnalysisOptions {
   bool FirstWarpOnly = false;
   /// What each kernel configuration's analysis may spend.
   AnalysisBudget Budget;
+  /// Where clang reported errors in the translation unit: a statement it
+  /// dropped there leaves what it may assign unknown
+  /// (interp/CompileErrors.cpp).
+  std::vector<clang::SourceLocation> CompileErrors;
 };
 
 struct KernelInfo {

@@ -208,6 +208,14 @@ void Interpreter::setPadding(
 
 void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
 
+void Interpreter::setCompileErrors(
+    const std::vector<clang::SourceLocation> *Errors) {
+  P->CompileErrors = Errors;
+  P->ErrorAt.clear();
+  if (Errors)
+    P->ErrorAt.insert(Errors->begin(), Errors->end());
+}
+
 void Interpreter::setRewrites(
     const std::map<const clang::Expr *, const clang::Expr *> *Rewrites) {
   P->Rewrites = Rewrites;

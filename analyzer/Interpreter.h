@@ -133,6 +133,10 @@ public:
   /// and trip count are then known).
   void setGrid(const std::optional<std::array<int64_t, 3>> &Grid);
 
+  /// Where clang reported errors in the translation unit (ParsedFile's
+  /// ErrorLocs): statements it dropped there are not silently skipped.
+  void setCompileErrors(const std::vector<clang::SourceLocation> *Errors);
+
   /// Ticks \p Meter while evaluating; once it is spent, stops (the accesses
   /// recorded so far stay, the rest of the body is not evaluated).
   void setBudget(BudgetMeter *Meter);

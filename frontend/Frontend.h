@@ -103,6 +103,10 @@ struct ParsedFile {
   /// were not found (their names as written).
   std::string FirstHostParseError;
   std::vector<std::string> MissingHeaders;
+  /// Where clang reported each error of the parse, counted or not (valid
+  /// while the AST is): the analyzer tells code that did not compile (a
+  /// statement clang dropped) from code that is not there.
+  std::vector<clang::SourceLocation> ErrorLocs;
   std::string ToolkitRoot;          ///< the CUDA toolkit parsed with, if any
   /// The preamble cache's part: "off", "none" (no preamble), "hit",
   /// "built", "kept" (reused from memory), "deferred (why)" (seen for the

@@ -55,6 +55,7 @@ void settleDiagnostics(clang::ASTContext &Ctx, ParseState &S) {
       ErrorLocs.push_back(D.Entries[I].Loc);
       ErrorIdx.push_back(I);
     }
+  S.Info.ErrorLocs = ErrorLocs;
   if (ErrorLocs.empty() || S.Strict) {
     S.Info.ParseErrors = ErrorLocs.size();
     D.flushAll(*S.DiagOut);

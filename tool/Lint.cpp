@@ -20,12 +20,13 @@ bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
   return Path.consume_front(Dir) && (Path.empty() || Path.front() == '/');
 }
 
-std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
-                                         const LintSettings &Settings,
-                                         AnalysisResult &Result,
-                                         LintTimes *Times) {
+std::vector<Finding>
+lintTranslationUnit(clang::ASTContext &Ctx, const LintSettings &Settings,
+                    const std::vector<clang::SourceLocation> &CompileErrors,
+                    AnalysisResult &Result, LintTimes *Times) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
   AnalysisOptions AO = Settings.Analysis;
+  AO.CompileErrors = CompileErrors;
   AO.IncludeKernel = [&SM, &Settings](clang::SourceLocation Loc) {
     clang::SourceLocation E = SM.getExpansionLoc(Loc);
     if (SM.isInMainFile(E))

@@ -62,11 +62,12 @@ struct LintTimes {
 };
 
 /// Lints one parsed translation unit. The findings point into \p Result,
-/// which must outlive them.
-std::vector<Finding> lintTranslationUnit(clang::ASTContext &Ctx,
-                                         const LintSettings &Settings,
-                                         AnalysisResult &Result,
-                                         LintTimes *Times = nullptr);
+/// which must outlive them. \p CompileErrors: where clang reported errors
+/// in it (ParsedFile::ErrorLocs).
+std::vector<Finding>
+lintTranslationUnit(clang::ASTContext &Ctx, const LintSettings &Settings,
+                    const std::vector<clang::SourceLocation> &CompileErrors,
+                    AnalysisResult &Result, LintTimes *Times = nullptr);
 
 } // namespace cal
 

@@ -66,7 +66,8 @@ void lintParsed(clang::ASTContext &Ctx, const LintSettings &Base,
   };
   AnalysisResult R;
   LintTimes Times;
-  std::vector<Finding> Findings = lintTranslationUnit(Ctx, Settings, R, &Times);
+  std::vector<Finding> Findings =
+      lintTranslationUnit(Ctx, Settings, Out.Info.ErrorLocs, R, &Times);
   Out.Suppressed = Times.Suppressed;
   if (Opts.TimePhases)
     Log << "cuda-access-lint: time: " << Out.File << ": parse "

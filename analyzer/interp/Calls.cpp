@@ -157,6 +157,13 @@ AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
   if (FD && FD->getDeclName().isIdentifier())
     Name = FD->getName();
 
+  // A callee clang guessed (`scale_valeu`, "did you mean ...?").
+  if (auto *Callee =
+          dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
+    if (std::string Why = correctedName(Callee); !Why.empty()) {
+      evalCallArgs(C);
+      return AbsValue::unknown(Why);
+    }
   if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C))
     if (auto V = assignmentOperatorCall(OC))
       return *V;

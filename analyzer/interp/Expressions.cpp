@@ -499,6 +499,8 @@ struct Interpreter::Impl::ExprTransfer
   }
 
   AbsValue VisitDeclRefExpr(const DeclRefExpr *D) {
+    if (std::string Why = I.correctedName(D); !Why.empty())
+      return AbsValue::unknown(Why);
     if (auto *EC = dyn_cast<EnumConstantDecl>(D->getDecl()))
       return AbsValue::integer(Poly(EC->getInitVal().getExtValue()));
     if (auto *VD = dyn_cast<VarDecl>(D->getDecl())) {
@@ -533,6 +535,10 @@ struct Interpreter::Impl::ExprTransfer
   AbsValue VisitCallExpr(const CallExpr *C) { return I.evalCall(C); }
 
   AbsValue VisitMemberExpr(const MemberExpr *M) {
+    if (std::string Why = I.correctedName(M); !Why.empty()) {
+      I.eval(M->getBase());
+      return AbsValue::unknown(Why);
+    }
     if (M->isGLValue())
       return readGLValue(M);
     AbsValue Base = I.eval(M->getBase());
@@ -599,9 +605,26 @@ AbsValue Interpreter::Impl::eval(const Expr *E) {
       return V;
     }
   E = E->IgnoreParens();
+  if (E->containsErrors())
+    return evalWithErrors(E);
   if (E->isValueDependent() || E->isTypeDependent())
     return AbsValue::unknown("dependent expression");
   return ExprTransfer(*this).Visit(E);
+}
+
+AbsValue Interpreter::Impl::evalWithErrors(const Expr *E) {
+  if (auto *R = dyn_cast<RecoveryExpr>(E))
+    return evalRecovery(R);
+  // Host code (a launch's arguments): only what compiled is evaluated.
+  if (Host)
+    return AbsValue::unknown(errorReason(E));
+  // The parts that compiled are evaluated (their accesses are real); the
+  // value, when unknown, is so because of the part that did not.
+  AbsValue V = ExprTransfer(*this).Visit(E);
+  if (V.isUnknown())
+    if (std::string Why = errorReason(E); !Why.empty())
+      V.Why = std::move(Why);
+  return V;
 }
 
 } // namespace cal

@@ -10,6 +10,9 @@
 //                                       pure part: analyzer/LaneArith.h)
 //   analyzer/interp/Memory.cpp          lvalues, memory, access records
 //   analyzer/interp/Calls.cpp           inlining, calls not inlined
+//   analyzer/interp/CompileErrors.cpp   code that does not compile: clang's
+//                                       recovery expressions, invalid
+//                                       declarations, dropped statements
 //   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., cooperative
 //                                       groups, memory intrinsics
 //   analyzer/interp/Statements.cpp      statements, if, switch, return
@@ -38,6 +41,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -196,6 +200,17 @@ struct Interpreter::Impl {
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
+  /// Where clang reported errors (Interpreter::setCompileErrors), and the
+  /// statements it dropped in each compound statement, found once.
+  const std::vector<clang::SourceLocation> *CompileErrors = nullptr;
+  llvm::DenseSet<clang::SourceLocation> ErrorAt;
+  struct DroppedStmt {
+    unsigned Before; ///< the index of the statement that follows it
+    unsigned Line;
+    /// Names the dropped text may assign (interp/CompileErrors.cpp).
+    std::vector<std::string> Written;
+  };
+  llvm::DenseMap<const clang::CompoundStmt *, std::vector<DroppedStmt>> Dropped;
   /// Host code (launch configurations, interp/HostImpl.h): what host
   /// statements stored in arrays, globals and function pointers, and the
   /// values the user assumed; null in kernels.
@@ -442,6 +457,11 @@ struct Interpreter::Impl {
   AbsValue eval(const clang::Expr *E);
   struct ExprTransfer;
 
+  /// An expression that contains code that does not compile (clang's
+  /// recovery expressions): its parts that compiled evaluated, the value
+  /// unknown with that reason when the error makes it so.
+  AbsValue evalWithErrors(const clang::Expr *E);
+
   //===--------------------------------------------------------------------===//
   // interp/Calls.cpp
   //===--------------------------------------------------------------------===//
@@ -485,6 +505,45 @@ struct Interpreter::Impl {
   /// min/max and __mul24 on integers.
   std::optional<AbsValue> integerBuiltin(const clang::CallExpr *C,
                                          llvm::StringRef Name);
+
+  //===--------------------------------------------------------------------===//
+  // interp/CompileErrors.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// Why the first recovery expression in \p E (clang's stand-in for code
+  /// that does not compile) is unknown; empty when there is none.
+  std::string errorReason(const clang::Expr *E) const;
+
+  /// A recovery expression: its parts evaluated for their accesses, its
+  /// value unknown with the reason.
+  AbsValue evalRecovery(const clang::RecoveryExpr *R);
+
+  /// `a[i]` with an index that does not compile (its type is dependent):
+  /// the element of the side that is a pointer or an array, at an unknown
+  /// offset.
+  LValue subscriptWithErrors(const clang::ArraySubscriptExpr *A);
+
+  /// Why a declaration has no value: it does not compile (an invalid
+  /// declaration, an initializer written but dropped by clang); empty when
+  /// it compiled.
+  std::string uncompiledDecl(const clang::VarDecl *VD) const;
+
+  /// A name clang reported an error at and replaced by the declaration it
+  /// guessed (`idxx`, "did you mean 'idx'?"): why it is unknown; empty for
+  /// any other name. \p E is a DeclRefExpr or a MemberExpr.
+  std::string correctedName(const clang::Expr *E) const;
+
+  /// The statements clang dropped from \p CS (an error inside it, between
+  /// two of its statements), found on first use.
+  const std::vector<DroppedStmt> &droppedIn(const clang::CompoundStmt *CS);
+
+  /// The variables in scope that \p D may assign.
+  void droppedTargets(const DroppedStmt &D,
+                      llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out) const;
+
+  /// Before statement \p Index of \p CS: what the statements dropped
+  /// there may assign becomes unknown.
+  void forgetDropped(const clang::CompoundStmt *CS, unsigned Index);
 
   //===--------------------------------------------------------------------===//
   // interp/models/CudaBuiltins.cpp

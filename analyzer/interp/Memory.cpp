@@ -213,6 +213,8 @@ LValue Interpreter::Impl::evalLValue(const Expr *E) {
   if (budgetSpent())
     return LValue::unknown("analysis stopped: budget exceeded");
   E = E->IgnoreParens();
+  if (auto *R = dyn_cast<RecoveryExpr>(E))
+    return LValue::unknown(evalRecovery(R).Why);
   if (auto *CE = dyn_cast<CastExpr>(E))
     return castLValue(CE);
   if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
@@ -252,6 +254,8 @@ LValue Interpreter::Impl::evalLValue(const Expr *E) {
     return LValue::unknown("reference returned by a call");
   }
   eval(E);
+  if (std::string Why = errorReason(E); !Why.empty())
+    return LValue::unknown(Why);
   return LValue::unknown(isa<PseudoObjectExpr>(E) ? "property reference"
                                                   : "unsupported lvalue");
 }
@@ -280,6 +284,8 @@ LValue Interpreter::Impl::castLValue(const CastExpr *CE) {
 }
 
 LValue Interpreter::Impl::subscriptLValue(const ArraySubscriptExpr *A) {
+  if (A->getType()->isDependentType())
+    return subscriptWithErrors(A);
   AbsValue Base = eval(A->getBase());
   AbsValue Idx = eval(A->getIdx());
   if (!Base.isPointer()) {
@@ -292,6 +298,10 @@ LValue Interpreter::Impl::subscriptLValue(const ArraySubscriptExpr *A) {
 }
 
 LValue Interpreter::Impl::memberLValue(const MemberExpr *M) {
+  if (std::string Why = correctedName(M); !Why.empty()) {
+    eval(M->getBase());
+    return LValue::unknown(Why);
+  }
   auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
   if (!FD) {
     if (auto *VD = dyn_cast<VarDecl>(M->getMemberDecl())) {
@@ -351,6 +361,8 @@ LValue Interpreter::Impl::lvalueOfVar(const VarDecl *VD, const Expr *At) {
 }
 
 LValue Interpreter::Impl::lvalueOfDecl(const DeclRefExpr *D) {
+  if (std::string Why = correctedName(D); !Why.empty())
+    return LValue::unknown(Why);
   if (auto *VD = dyn_cast<VarDecl>(D->getDecl()))
     return lvalueOfVar(VD, D);
   return LValue::unknown("not a variable");
@@ -487,6 +499,8 @@ void Interpreter::Impl::writeVar(const LValue &L, AbsValue V) {
 
 AbsValue Interpreter::Impl::read(const LValue &L, const Expr *AccessExpr,
                                  QualType T) {
+  if (T.isNull() || T->isDependentType()) // code that does not compile
+    T = L.Type;
   switch (L.K) {
   case LValue::Var:
     return readVar(L);
@@ -516,6 +530,8 @@ AbsValue Interpreter::Impl::read(const LValue &L, const Expr *AccessExpr,
 void Interpreter::Impl::write(const LValue &L, AbsValue V,
                               const Expr *AccessExpr, QualType T,
                               AccessKind Kind) {
+  if (T.isNull() || T->isDependentType()) // code that does not compile
+    T = L.Type;
   switch (L.K) {
   case LValue::Var:
     writeVar(L, std::move(V));

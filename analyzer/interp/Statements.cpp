@@ -46,6 +46,10 @@ void Interpreter::Impl::collectModified(
         if (T->isReferenceType() && !T->getPointeeType().isConstQualified())
           Target(C->getArg(I));
       }
+  } else if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+    // Statements clang dropped (they did not compile) may assign too.
+    for (const DroppedStmt &D : droppedIn(CS))
+      droppedTargets(D, Out);
   } else if (auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
@@ -76,6 +80,12 @@ void Interpreter::Impl::execDecl(const DeclStmt *DS) {
     if (VD->hasAttr<CUDASharedAttr>() || VD->isStaticLocal())
       continue; // a region, created on first use
     const Expr *Init = VD->getInit();
+    if (VD->isInvalidDecl()) {
+      if (Init)
+        eval(Init);
+      Env[VD] = AbsValue::unknown(uncompiledDecl(VD));
+      continue;
+    }
     if (VD->getType()->isReferenceType()) {
       if (Init)
         Refs[VD] = evalLValue(Init);
@@ -87,8 +97,10 @@ void Interpreter::Impl::execDecl(const DeclStmt *DS) {
       continue;
     }
     if (!Init) {
-      Env[VD] =
-          AbsValue::unknown("`" + VD->getNameAsString() + "` is uninitialized");
+      std::string Why = uncompiledDecl(VD);
+      Env[VD] = AbsValue::unknown(!Why.empty() ? Why
+                                               : "`" + VD->getNameAsString() +
+                                                     "` is uninitialized");
       continue;
     }
     AbsValue V = eval(Init);
@@ -275,10 +287,16 @@ void Interpreter::Impl::exec(const Stmt *S) {
     return;
   }
   switch (S->getStmtClass()) {
-  case Stmt::CompoundStmtClass:
-    for (const Stmt *C : cast<CompoundStmt>(S)->body())
+  case Stmt::CompoundStmtClass: {
+    auto *CS = cast<CompoundStmt>(S);
+    unsigned I = 0;
+    for (const Stmt *C : CS->body()) {
+      forgetDropped(CS, I++);
       exec(C);
+    }
+    forgetDropped(CS, I);
     return;
+  }
   case Stmt::DeclStmtClass:
     execDecl(cast<DeclStmt>(S));
     return;

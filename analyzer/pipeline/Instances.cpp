@@ -179,6 +179,8 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
     I->setRewrites(&Opts.Rewrites);
   I->setPointerOffsets(&KC.Shape.PointerOffsets);
   I->setGrid(KC.Shape.Grid);
+  if (!Opts.CompileErrors.empty())
+    I->setCompileErrors(&Opts.CompileErrors);
   I->setBudget(&Meter);
   I->run(KC.Decl, paramsFor(W));
   if (NeedConcrete)

@@ -49,6 +49,7 @@ SnippetResult runOnCode(const std::string &Code,
         Out.Parsed = Info.ParseErrors == 0;
         const clang::SourceManager &SM = Ctx.getSourceManager();
         AnalysisOptions AO;
+        AO.CompileErrors = Info.ErrorLocs;
         AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
           return SM.isInMainFile(SM.getExpansionLoc(Loc));
         };

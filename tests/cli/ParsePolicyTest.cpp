@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include <unistd.h>
 
 #ifndef CAL_TOOL_PATH
@@ -162,6 +164,40 @@ __global__ void k(float *x) {
   EXPECT_THAT(X.R.Stderr, HasSubstr("error: use of undeclared identifier "
                                     "'not_declared_in_kernel'"));
   EXPECT_THAT(X.R.Stderr, Not(HasSubstr("host code did not parse")));
+}
+
+// What a kernel computes from code that does not compile is unknown, with
+// that reason (issue 13): a header that is missing leaves `x128`
+// undeclared; clang drops the initializer of `local_oc` and the whole
+// statement that assigns `j` (interp/CompileErrors.cpp).
+TEST(ParsePolicy, CodeThatDoesNotCompileIsUnknownWithThatReason) {
+  LintRun X = lintSource(R"cu(#include "missing_llmc_header.cuh"
+__global__ void reorder(float *dst, const float *src, int C) {
+  extern __shared__ float shared[];
+  int local_oc = threadIdx.x * x128::size;
+  float tmp = src[blockIdx.x * C + threadIdx.x];
+  shared[local_oc + threadIdx.y] = tmp;
+  int j = threadIdx.x;
+  j = j * x128::size;
+  dst[blockIdx.x * C + j] = shared[threadIdx.x];
+}
+void launch(float *d, const float *s, int C, int n) { reorder<<<n, dim3(32, 4), 4096>>>(d, s, C); }
+)cu",
+                         {"--accesses"}, /*Json=*/true);
+  EXPECT_TRUE(X.R.exitedWith(2)) << show(X.R);
+  ASSERT_TRUE(X.Doc.is_object()) << X.R.Stdout;
+  std::map<std::string, nlohmann::json> At; // "line array kind"
+  for (const nlohmann::json &A : X.Doc["accesses"])
+    At[std::to_string(A["line"].get<int>()) + " " +
+       A["array"].get<std::string>() + " " + A["kind"].get<std::string>()] =
+        A["unknown_reason"];
+  EXPECT_EQ(At["6 shared store"],
+            "the initializer of `local_oc` does not compile");
+  EXPECT_EQ(
+      At["9 dst store"],
+      "`j` may be assigned at line 8 by a statement that does not compile");
+  EXPECT_TRUE(At["5 src load"].is_null()) << At["5 src load"];
+  EXPECT_TRUE(At["9 shared load"].is_null()) << At["9 shared load"];
 }
 
 TEST(ParsePolicy, ErrorInADeviceFunctionAKernelCallsExitsTwo) {

@@ -397,7 +397,8 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
           Info = File;
           Out.Preamble = File.Preamble;
           AnalysisResult R;
-          std::vector<Finding> Fs = lintTranslationUnit(Ctx, Settings, R);
+          std::vector<Finding> Fs =
+              lintTranslationUnit(Ctx, Settings, File.ErrorLocs, R);
           const clang::SourceManager &SM = Ctx.getSourceManager();
           std::vector<FindingRecord> Records;
           for (const Finding &F : Fs)
