@@ -54,6 +54,8 @@ bool AbsValue::sameAs(const AbsValue &O) const {
   case Pointer:
     return Region == O.Region && Val == O.Val && Pointee == O.Pointee;
   case Struct:
+    if (Group || O.Group)
+      return Group && O.Group && *Group == *O.Group;
     if (!Fields || !O.Fields)
       return Fields == O.Fields;
     if (Fields->size() != O.Fields->size())
@@ -66,6 +68,13 @@ bool AbsValue::sameAs(const AbsValue &O) const {
     return true;
   }
   return false;
+}
+
+bool GroupValue::operator==(const GroupValue &O) const {
+  if (K != O.K || TileSize != O.TileSize || Lanes != O.Lanes || Why != O.Why ||
+      MetaWhy != O.MetaWhy || !Parent != !O.Parent)
+    return false;
+  return !Parent || *Parent == *O.Parent;
 }
 
 std::string SymbolTable::str(const Poly &P, int64_t FactorOut) const {

@@ -146,6 +146,8 @@ struct MemRegion {
   clang::QualType DeclType;
 };
 
+struct GroupValue;
+
 /// An abstract value: an integer, a pointer, a small struct, or unknown.
 struct AbsValue {
   enum Kind { Unknown, Int, Pointer, Struct } K = Unknown;
@@ -156,6 +158,8 @@ struct AbsValue {
   clang::QualType Pointee;
   /// Struct: field values (dim3, uint3, small local structs).
   std::shared_ptr<std::map<const clang::FieldDecl *, AbsValue>> Fields;
+  /// Struct: a cooperative group (interp/models/CooperativeGroups.cpp).
+  std::shared_ptr<const GroupValue> Group;
   /// Why the value is unknown (shown with --explain).
   std::string Why;
   /// Assumptions the value rests on (a per-lane condition taken in its
@@ -193,6 +197,25 @@ struct AbsValue {
   bool isInt() const { return K == Int; }
   bool isPointer() const { return K == Pointer; }
   bool sameAs(const AbsValue &O) const;
+};
+
+/// A cooperative group (cooperative_groups::thread_block, a tile of one, a
+/// coalesced group, the grid): where it came from, from which its members
+/// follow for the lane that asks (interp/models/CooperativeGroups.cpp). A
+/// 32-thread tile of a 256-thread block: thread_rank() `tid % 32`, size()
+/// 32, meta_group_rank() `tid / 32`, meta_group_size() 8.
+struct GroupValue {
+  enum Kind { Block, Tile, Coalesced, Grid } K = Block;
+  /// Tile: the group it partitions and its size.
+  std::shared_ptr<const GroupValue> Parent;
+  int64_t TileSize = 0;
+  /// Coalesced: the lanes active where it was made.
+  LaneMask Lanes = AllLanes;
+  /// Why its members are unknown (all of them), or only its place among
+  /// its parent's partitions (meta_group_rank(), meta_group_size()).
+  std::string Why, MetaWhy;
+
+  bool operator==(const GroupValue &O) const;
 };
 
 } // namespace cal

@@ -76,6 +76,8 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
     Refs[PD] = L;
   Frames.push_back({Def, ReturnsRef, {}, {}});
   CallStack.push_back(C);
+  // Lanes that return early from the callee are back after the call.
+  llvm::SaveAndRestore<std::string> KeepActive(ActiveInexact);
   exec(Def->getBody());
   CallStack.pop_back();
   Frame F = std::move(Frames.back());
@@ -112,10 +114,13 @@ Interpreter::Impl::bindArguments(const CallExpr *C, const FunctionDecl *Def) {
     if (I - Shift >= Def->getNumParams())
       break;
     const ParmVarDecl *PD = Def->getParamDecl(I - Shift);
-    if (PD->getType()->isReferenceType())
-      B.Aliases.push_back({PD, evalLValue(C->getArg(I))});
+    // A reference bound to a temporary (`f(make_group())`) names the
+    // temporary's value.
+    const Expr *Arg = C->getArg(I);
+    if (PD->getType()->isReferenceType() && !isTemporary(Arg))
+      B.Aliases.push_back({PD, evalLValue(Arg)});
     else
-      B.Values.push_back({PD, eval(C->getArg(I))});
+      B.Values.push_back({PD, eval(Arg)});
   }
   for (unsigned I = C->getNumArgs() - Shift; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *PD = Def->getParamDecl(I);
@@ -167,20 +172,11 @@ AbsValue Interpreter::Impl::evalCall(const CallExpr *C) {
   if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C))
     if (auto V = assignmentOperatorCall(OC))
       return *V;
-  // A static member called through an object (`tile.thread_rank()` on a
-  // thread_block_tile) is a plain call to a member expression.
-  if (!isa<CXXMemberCallExpr>(C))
-    if (auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
-      if (auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
-          MD && MD->isStatic())
-        if (auto CG = cooperativeGroupsCall(C, MD))
-          return *CG;
-  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
-    if (auto CG = cooperativeGroupsCall(MC, MC->getMethodDecl()))
-      return *CG;
+  if (auto CG = cooperativeGroupsCall(C))
+    return *CG;
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
     if (auto V = systemMemberCall(MC))
       return *V;
-  }
   if (!Name.empty()) {
     if (auto R = memoryIntrinsic(C, Name))
       return *R;

@@ -27,6 +27,13 @@ AbsValue Interpreter::Impl::evalPseudo(const PseudoObjectExpr *PO) {
   return eval(PO->getResultExpr());
 }
 
+bool Interpreter::Impl::isTemporary(const Expr *E) {
+  E = E->IgnoreParens();
+  while (auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    E = ICE->getSubExpr()->IgnoreParens();
+  return isa<MaterializeTemporaryExpr>(E);
+}
+
 AbsValue Interpreter::Impl::readValue(const CastExpr *CE) {
   const Expr *Sub = CE->getSubExpr();
   // `c ? a : b` of two lvalues, read: the value of the one each lane
@@ -43,6 +50,10 @@ AbsValue Interpreter::Impl::readValue(const CastExpr *CE) {
         if (C.isInt())
           return C;
       }
+  // A member of a temporary (`block.group_dim().x`): of its value.
+  if (auto *M = dyn_cast<MemberExpr>(Sub->IgnoreParens()))
+    if (isTemporary(M->getBase()))
+      return eval(M);
   LValue L = evalLValue(Sub);
   return read(L, Sub, CE->getType());
 }
@@ -414,6 +425,8 @@ AbsValue Interpreter::Impl::select(LaneMask Mask, const AbsValue &T,
 AbsValue Interpreter::Impl::evalConstruct(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   QualType T = CE->getType();
+  if (auto G = cooperativeGroupsConstruct(CE))
+    return *G;
   if (Ctor && Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1) {
     const Expr *Arg = CE->getArg(0);
     if (Arg->isGLValue()) {
@@ -539,7 +552,9 @@ struct Interpreter::Impl::ExprTransfer
       I.eval(M->getBase());
       return AbsValue::unknown(Why);
     }
-    if (M->isGLValue())
+    // A member of a temporary (`block.group_dim().x`: the call's dim3
+    // materialized) is read from the temporary's value.
+    if (M->isGLValue() && !isTemporary(M->getBase()))
       return readGLValue(M);
     AbsValue Base = I.eval(M->getBase());
     if (Base.K == AbsValue::Struct && Base.Fields)

@@ -13,8 +13,10 @@
 //   analyzer/interp/CompileErrors.cpp   code that does not compile: clang's
 //                                       recovery expressions, invalid
 //                                       declarations, dropped statements
-//   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., cooperative
-//                                       groups, memory intrinsics
+//   analyzer/interp/models/CudaBuiltins.cpp  threadIdx & co., memory
+//                                       intrinsics
+//   analyzer/interp/models/CooperativeGroups.cpp  cooperative groups as
+//                                       values: ranks, sizes, partitions
 //   analyzer/interp/Statements.cpp      statements, if, switch, return
 //   analyzer/interp/LoopShape.cpp       a loop's counter, updates, trip count
 //   analyzer/interp/Loops.cpp           loops in phases, symbolic or
@@ -172,6 +174,12 @@ struct Interpreter::Impl {
   /// then rest on, stated with each.
   unsigned UndecidedConds = 0;
   std::vector<std::string> CondNotes;
+  /// Branches not decided per lane around the statement being run: the
+  /// active lanes are not known there (coalesced_threads()). Nor are they
+  /// after such a branch that may leave (a return, a break), in the rest of
+  /// the function: why not, then.
+  unsigned UndecidedDepth = 0;
+  std::string ActiveInexact;
   /// Loops evaluated iteration by iteration run at most this many times.
   static constexpr unsigned MaxConcreteIterations = 32;
   /// While > 0, results are not used for masks or addresses (loop
@@ -414,6 +422,10 @@ struct Interpreter::Impl {
 
   AbsValue constantOf(const clang::Expr *E);
 
+  /// A temporary materialized from a prvalue (a call's struct), under
+  /// parentheses and implicit casts.
+  static bool isTemporary(const clang::Expr *E);
+
   AbsValue evalPseudo(const clang::PseudoObjectExpr *PO);
 
   AbsValue castValue(const clang::CastExpr *CE);
@@ -555,17 +567,65 @@ struct Interpreter::Impl {
 
   AbsValue dim3Value(clang::QualType T, const std::array<AbsValue, 3> &XYZ);
 
+  /// The symbol of blockIdx.x/y/z or gridDim.x/y/z (\p Dim 0, 1, 2).
+  SymbolId builtinSymbol(llvm::StringRef Var, int Dim);
+
   /// Linear thread index in the block, threadIdx.x fastest.
   std::optional<LaneVec> linearTid();
-
-  /// cooperative_groups: thread_rank(), thread_index(), group_index() ...
-  std::optional<AbsValue> cooperativeGroupsCall(const clang::CallExpr *MC,
-                                                const clang::CXXMethodDecl *MD);
 
   /// Loads, stores and atomics that take a pointer: __ldg(p), __stcs(p, v),
   /// atomicAdd(p, v) ...
   std::optional<AbsValue> memoryIntrinsic(const clang::CallExpr *C,
                                           llvm::StringRef Name);
+
+  //===--------------------------------------------------------------------===//
+  // interp/models/CooperativeGroups.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// A call of cooperative_groups: a group made (this_thread_block(),
+  /// tiled_partition, coalesced_threads(), this_grid()), a member of one
+  /// (thread_rank(), size(), meta_group_rank() ...), a conversion between
+  /// group types; std::nullopt for anything else.
+  std::optional<AbsValue> cooperativeGroupsCall(const clang::CallExpr *C);
+
+  /// A group type constructed from a group (a thread_block_tile<32> from a
+  /// thread_block_tile<32, thread_block>): the same group.
+  std::optional<AbsValue>
+  cooperativeGroupsConstruct(const clang::CXXConstructExpr *CE);
+
+  /// The group \p E evaluates to: its value where it was followed, else
+  /// what its static type says (groupFromType).
+  AbsValue groupOf(const clang::Expr *E);
+
+  /// A group from its type alone: thread_block, grid_group, a
+  /// thread_block_tile<N, Parent>; a thread_block_tile<N> without its
+  /// place in its parent; unknown for the rest (\p Why).
+  AbsValue groupFromType(clang::QualType T, const std::string &Why,
+                         const clang::Expr *At);
+
+  /// A tile of \p N threads of \p Parent: a power of two up to 32, or up
+  /// to 512 for tiled_partition<N> (\p Static).
+  AbsValue tileOf(const AbsValue &Parent, const AbsValue &N,
+                  const clang::Expr *At, bool Static);
+
+  /// `X % K`, `X / K` of a group's rank (the display walk names a form it
+  /// cannot write exactly after \p E).
+  AbsValue groupArith(clang::BinaryOperatorKind Op, const AbsValue &X,
+                      int64_t K, const clang::Expr *E);
+
+  /// coalesced_threads(): the lanes active now, where they are known.
+  AbsValue coalescedGroup(const clang::Expr *At);
+
+  /// A group's members for the calling lane, evaluated at \p E.
+  AbsValue groupRank(const GroupValue &G, const clang::Expr *E);
+  AbsValue groupSize(const GroupValue &G, const clang::Expr *E);
+  AbsValue groupMetaRank(const GroupValue &G, const clang::Expr *E);
+  AbsValue groupMetaSize(const GroupValue &G, const clang::Expr *E);
+
+  /// `g.Method()` of a group (thread_rank, size, thread_index ...).
+  std::optional<AbsValue> groupMember(const GroupValue &G,
+                                      llvm::StringRef Method,
+                                      const clang::CallExpr *C);
 
   //===--------------------------------------------------------------------===//
   // interp/Statements.cpp

@@ -346,7 +346,7 @@ LValue Interpreter::Impl::lvalueOfVar(const VarDecl *VD, const Expr *At) {
                                       VD->getType()),
                     VD->getType(), "");
   }
-  if (VD->getType()->isReferenceType())
+  if (VD->getType()->isReferenceType() && !Env.count(VD))
     return LValue::unknown("reference `" + VD->getNameAsString() +
                            "` not tracked");
   if (VD->getType()->isArrayType() && !isa<ParmVarDecl>(VD))

@@ -208,12 +208,14 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
   auto EnvBefore = Env;
   if (Taken)
     Active = Saved & *Taken;
+  UndecidedDepth += Undecided;
   exec(If->getThen());
   auto EnvThen = std::move(Env);
   Env = std::move(EnvBefore);
   Active = Taken ? (Saved & ~*Taken) : Saved;
   if (If->getElse())
     exec(If->getElse());
+  UndecidedDepth -= Undecided;
   // A return that no active lane takes: what follows rests on it.
   bool Kept =
       Taken && (((*Taken & Saved) == 0 && alwaysReturns(If->getThen())) ||
@@ -221,6 +223,10 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
                  alwaysReturns(If->getElse())));
   if (!Kept)
     CondNotes.resize(NotesBefore);
+  if (Undecided &&
+      (jumpsOut(If->getThen()) || (If->getElse() && jumpsOut(If->getElse()))))
+    ActiveInexact = "some lanes may have left at `" + text(If->getCond()) +
+                    "`, not decided per lane";
   mergeInto(EnvThen, Env, Taken, UniformCond ? If : nullptr);
   Env = std::move(EnvThen);
   Active = Saved;
@@ -364,7 +370,12 @@ void Interpreter::Impl::execSwitch(const SwitchStmt *Sw) {
   eval(Sw->getCond());
   llvm::SmallPtrSet<const VarDecl *, 8> Modified;
   collectModified(Sw->getBody(), Modified);
+  // Every case is walked with every active lane.
+  llvm::SmallPtrSet<const VarDecl *, 1> None;
+  bool Uniform = uniformExpr(Sw->getCond(), None);
+  UndecidedDepth += !Uniform;
   exec(Sw->getBody());
+  UndecidedDepth -= !Uniform;
   for (const VarDecl *VD : Modified)
     Env[VD] = unknownPointer(Env[VD], "assigned in a switch");
 }

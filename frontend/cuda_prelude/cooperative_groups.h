@@ -116,8 +116,9 @@ __device__ coalesced_group coalesced_threads();
 
 template <unsigned int Size, typename ParentT = void>
 class thread_block_tile : public thread_group {
-  static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
-                "thread_block_tile size must be a power of two <= 32");
+  /* 64 .. 512: the toolkit's multi-warp tiles (CUDA 12 and later). */
+  static_assert(Size > 0 && Size <= 512 && (Size & (Size - 1)) == 0,
+                "thread_block_tile size must be a power of two <= 512");
 
 public:
   static constexpr unsigned int numThreads = Size;

@@ -1,8 +1,8 @@
 //===- CudaBuiltins.cpp ---------------------------------------------------===//
 //
 // The CUDA built-ins the interpreter models: threadIdx, blockIdx,
-// blockDim, gridDim, dim3, cooperative groups' ranks and the memory
-// intrinsics (__ldg, __stcs, atomics).
+// blockDim, gridDim, dim3 and the memory intrinsics (__ldg, __stcs,
+// atomics). Cooperative groups: CooperativeGroups.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,27 @@ namespace cal {
 
 using namespace clang;
 using interp::LValue;
+
+SymbolId Interpreter::Impl::builtinSymbol(llvm::StringRef Var, int Dim) {
+  std::string Name = (Var + "." + llvm::StringRef("xyz").substr(Dim, 1)).str();
+  auto It = Opaque.find("builtin:" + Name);
+  if (It != Opaque.end())
+    return It->second;
+  SymbolInfo Info;
+  Info.Name = Name;
+  Info.Kind = Var == "blockIdx" ? SymbolKind::BlockIdx : SymbolKind::GridDim;
+  Info.Rank = Var == "blockIdx" ? 0 + Dim : 20 + Dim;
+  Info.Min = Var == "blockIdx" ? 0 : 1;
+  // A constant grid bounds both: blockIdx below it, gridDim itself.
+  if (Grid && (*Grid)[Dim] >= 1) {
+    Info.Max = Var == "blockIdx" ? (*Grid)[Dim] - 1 : (*Grid)[Dim];
+    if (Var == "gridDim")
+      Info.Min = Info.Max;
+  }
+  SymbolId S = Syms.add(Info);
+  Opaque["builtin:" + Name] = S;
+  return S;
+}
 
 AbsValue Interpreter::Impl::builtinVar(const Expr *Base,
                                        llvm::StringRef Member) {
@@ -32,29 +53,8 @@ AbsValue Interpreter::Impl::builtinVar(const Expr *Base,
     return AbsValue::integer(W.Tid[Dim]);
   if (Var == "blockDim")
     return AbsValue::integer(W.BlockDim[Dim]);
-  if (Var == "blockIdx" || Var == "gridDim") {
-    std::string Name = (Var + "." + Member).str();
-    SymbolInfo Info;
-    Info.Name = Name;
-    Info.Kind = Var == "blockIdx" ? SymbolKind::BlockIdx : SymbolKind::GridDim;
-    Info.Rank = Var == "blockIdx" ? 0 + Dim : 20 + Dim;
-    Info.Min = Var == "blockIdx" ? 0 : 1;
-    // A constant grid bounds both: blockIdx below it, gridDim itself.
-    if (Grid && (*Grid)[Dim] >= 1) {
-      Info.Max = Var == "blockIdx" ? (*Grid)[Dim] - 1 : (*Grid)[Dim];
-      if (Var == "gridDim")
-        Info.Min = Info.Max;
-    }
-    auto It = Opaque.find("builtin:" + Name);
-    SymbolId S;
-    if (It != Opaque.end()) {
-      S = It->second;
-    } else {
-      S = Syms.add(Info);
-      Opaque["builtin:" + Name] = S;
-    }
-    return AbsValue::integer(Poly::symbol(S));
-  }
+  if (Var == "blockIdx" || Var == "gridDim")
+    return AbsValue::integer(Poly::symbol(builtinSymbol(Var, Dim)));
   return AbsValue::unknown("unknown builtin");
 }
 
@@ -98,78 +98,6 @@ std::optional<LaneVec> Interpreter::Impl::linearTid() {
   if (!S)
     return std::nullopt;
   return LaneVec::zip(*S, *ZXY, Poly::add);
-}
-
-std::optional<AbsValue>
-Interpreter::Impl::cooperativeGroupsCall(const CallExpr *MC,
-                                         const CXXMethodDecl *MD) {
-  if (!MD)
-    return std::nullopt;
-  // The group is the object's type (thread_block_tile<32>), whichever
-  // base class declares the method (tile<N, void> inherits
-  // meta_group_rank from thread_group_base).
-  const CXXRecordDecl *RD = MD->getParent();
-  const Expr *Obj = nullptr;
-  if (auto *M = dyn_cast<CXXMemberCallExpr>(MC))
-    Obj = M->getImplicitObjectArgument();
-  else if (auto *ME =
-               dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
-    Obj = ME->getBase();
-  if (Obj) {
-    QualType OT = Obj->IgnoreParenBaseCasts()->getType();
-    if (OT->isPointerType())
-      OT = OT->getPointeeType();
-    if (const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl())
-      if (ORD->getName() == "thread_block" ||
-          ORD->getName().starts_with("thread_block_tile"))
-        RD = ORD;
-  }
-  if (!RD)
-    return std::nullopt;
-  llvm::StringRef Class = RD->getName(), Method = MD->getName();
-  bool Block = Class == "thread_block";
-  bool Tile = Class.starts_with("thread_block_tile") ||
-              Class.starts_with("__static_size_thread_block_tile_base") ||
-              Class.starts_with("__static_size_tile_base") ||
-              Class.starts_with("__static_parent_thread_block_tile_base") ||
-              Class.starts_with("__single_warp_thread_block_tile");
-  if (!Block && !Tile)
-    return std::nullopt;
-  if (Block && Method == "thread_index") {
-    std::array<AbsValue, 3> XYZ;
-    for (int D = 0; D < 3; ++D)
-      XYZ[D] = AbsValue::integer(W.Tid[D]);
-    return dim3Value(MC->getType(), XYZ);
-  }
-  if (Method == "thread_rank" || Method == "meta_group_rank") {
-    auto Lin = linearTid();
-    if (!Lin)
-      return AbsValue::unknown("thread rank");
-    if (Block)
-      return AbsValue::integer(*Lin);
-    // thread_block_tile<N>: rank within the tile, or the tile's index.
-    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-    const CXXRecordDecl *Cur = RD;
-    while (!Spec && Cur) {
-      const CXXRecordDecl *Next = nullptr;
-      for (const CXXBaseSpecifier &B : Cur->bases())
-        if (auto *BR = B.getType()->getAsCXXRecordDecl()) {
-          Next = BR;
-          if ((Spec = dyn_cast<ClassTemplateSpecializationDecl>(BR)))
-            break;
-        }
-      Cur = Next;
-    }
-    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
-      return AbsValue::unknown("tile size unknown");
-    int64_t N = Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
-    auto R = Method == "thread_rank" ? modulo(*Lin, N) : divide(*Lin, N);
-    if (!R)
-      return AbsValue::unknown("tile rank");
-    return AbsValue::integer(*R);
-  }
-  return std::nullopt;
 }
 
 std::optional<AbsValue>
