@@ -4,6 +4,7 @@
 
 #include "analyzer/Analyzer.h"
 #include "analyzer/FlopCount.h"
+#include "analyzer/LoopSyntax.h"
 #include "analyzer/Poly.h"
 #include "analyzer/WarpModel.h"
 
@@ -43,86 +44,9 @@ int64_t ptxasBaseAlign(const MemRegion &R) {
 
 namespace {
 
-const VarDecl *varOf(const Expr *E) {
-  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(
-          E ? E->IgnoreParenImpCasts() : nullptr))
-    return dyn_cast<VarDecl>(DR->getDecl());
-  return nullptr;
-}
-
 bool isConstant(const ASTContext &Ctx, const Expr *E) {
   Expr::EvalResult R;
   return E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx);
-}
-
-/// The counter a for loop's increment advances, whether it advances it
-/// linearly (else geometrically: `s *= 2`, `s >>= 1`), and its step
-/// (nullptr for +-1). Null counter: another form.
-struct Increment {
-  const VarDecl *VD = nullptr;
-  bool Linear = true;
-  const Expr *Step = nullptr;
-};
-
-Increment incrementOf(const Expr *Inc) {
-  Increment I;
-  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    if (U->isIncrementDecrementOp())
-      I.VD = varOf(U->getSubExpr());
-    return I;
-  }
-  const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
-  if (!B)
-    return I;
-  switch (B->getOpcode()) {
-  case BO_AddAssign:
-  case BO_SubAssign:
-    I.VD = varOf(B->getLHS());
-    I.Step = B->getRHS();
-    return I;
-  case BO_MulAssign:
-  case BO_DivAssign:
-  case BO_ShlAssign:
-  case BO_ShrAssign:
-    I.VD = varOf(B->getLHS());
-    I.Linear = false;
-    I.Step = B->getRHS();
-    return I;
-  case BO_Assign: {
-    // `i = i + s`, `s = s / 2`.
-    const auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-    const VarDecl *VD = varOf(B->getLHS());
-    if (!R || !VD)
-      return I;
-    const Expr *Other = nullptr;
-    if (varOf(R->getLHS()) == VD)
-      Other = R->getRHS();
-    else if ((R->getOpcode() == BO_Add || R->getOpcode() == BO_Mul) &&
-             varOf(R->getRHS()) == VD)
-      Other = R->getLHS();
-    if (!Other)
-      return I;
-    switch (R->getOpcode()) {
-    case BO_Add:
-    case BO_Sub:
-      break;
-    case BO_Mul:
-    case BO_Div:
-    case BO_Shl:
-    case BO_Shr:
-      I.Linear = false;
-      break;
-    default:
-      return I;
-    }
-    I.VD = VD;
-    I.Step = Other;
-    return I;
-  }
-  default:
-    return I;
-  }
 }
 
 } // namespace
@@ -131,15 +55,21 @@ CompilerTrip compilerTrip(const ASTContext &Ctx, const Stmt *Loop) {
   const auto *For = dyn_cast_or_null<ForStmt>(Loop);
   if (!For)
     return CompilerTrip::NotJudged;
-  Increment I = incrementOf(For->getInc());
+  // The counter: advanced linearly (`i += s`), or geometrically (`s *= 2`,
+  // `s >>= 1`) by a step.
+  std::optional<CounterUpdate> I = counterUpdate(For->getInc());
+  bool Linear = I && (I->Op == BO_Add || I->Op == BO_Sub);
+  bool Geometric = I && (I->Op == BO_Mul || I->Op == BO_Div ||
+                         I->Op == BO_Shl || I->Op == BO_Shr);
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!I.VD || !Cond || !(Cond->isRelationalOp() || Cond->isEqualityOp()))
+  if (!(Linear || Geometric) || !Cond ||
+      !(Cond->isRelationalOp() || Cond->isEqualityOp()))
     return CompilerTrip::NotJudged;
   const Expr *Bound = nullptr;
-  if (varOf(Cond->getLHS()) == I.VD)
+  if (namedVar(Cond->getLHS()) == I->VD)
     Bound = Cond->getRHS();
-  else if (varOf(Cond->getRHS()) == I.VD)
+  else if (namedVar(Cond->getRHS()) == I->VD)
     Bound = Cond->getLHS();
   else
     return CompilerTrip::NotJudged;
@@ -148,20 +78,20 @@ CompilerTrip compilerTrip(const ASTContext &Ctx, const Stmt *Loop) {
   const Expr *Start = nullptr;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
     for (const Decl *D : DS->decls())
-      if (D == I.VD)
-        Start = I.VD->getInit();
+      if (D == I->VD)
+        Start = I->VD->getInit();
   } else if (const auto *InitE = dyn_cast_or_null<Expr>(For->getInit())) {
     const auto *A = dyn_cast<BinaryOperator>(InitE->IgnoreParens());
-    if (A && A->getOpcode() == BO_Assign && varOf(A->getLHS()) == I.VD)
+    if (A && A->getOpcode() == BO_Assign && namedVar(A->getLHS()) == I->VD)
       Start = A->getRHS();
   }
-  if (I.Step && !isConstant(Ctx, I.Step))
+  if (I->Operand && !isConstant(Ctx, I->Operand))
     return CompilerTrip::Uncounted;
   bool Known = isConstant(Ctx, Start) && isConstant(Ctx, Bound);
   if (Known)
     return CompilerTrip::Constant;
   // A geometric counter's trips follow from a logarithm nvcc does not take.
-  return I.Linear ? CompilerTrip::Runtime : CompilerTrip::Uncounted;
+  return Linear ? CompilerTrip::Runtime : CompilerTrip::Uncounted;
 }
 
 const char *compilerTripName(CompilerTrip T) {
@@ -183,8 +113,8 @@ UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
   UnrollFact U;
   U.Trip = compilerTrip(Ctx, Loop);
   // What nvcc can unroll whole: a loop it counts itself.
-  bool Whole = U.Trip == CompilerTrip::Constant ||
-               U.Trip == CompilerTrip::NotJudged;
+  bool Whole =
+      U.Trip == CompilerTrip::Constant || U.Trip == CompilerTrip::NotJudged;
   const LoopHintAttr *Hint = nullptr;
   for (const DynTypedNode &P : Ctx.getParents(*Loop))
     if (const auto *AS = P.get<AttributedStmt>())
@@ -489,7 +419,7 @@ std::string mergeReason(const AccessFacts &F, const ThreadRun &R, unsigned Mod,
   std::string Align =
       Mod >= 16 && Res == 0 ? "every lane's run starts 16-byte aligned"
       : Mod >= 16           ? "every lane's run starts " + std::to_string(Res) +
-                        " bytes past a 16-byte boundary"
+                                  " bytes past a 16-byte boundary"
       : Mod > 1
           ? "the run's start is only known to be " + std::to_string(Mod) +
                 "-byte aligned" + (Res ? " (+" + std::to_string(Res) + ")" : "")

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analyzer/LoopSyntax.h"
 #include "analyzer/interp/InterpImpl.h"
 
 namespace cal {
@@ -14,45 +15,10 @@ using interp::LValue;
 
 std::optional<Interpreter::Impl::LinearUpdate>
 Interpreter::Impl::linearUpdate(const Stmt *S) const {
-  auto VarOf = [](const Expr *E) -> const VarDecl * {
-    if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      return dyn_cast<VarDecl>(D->getDecl());
-    return nullptr;
-  };
-  const Expr *E = dyn_cast_or_null<Expr>(S);
-  if (!E)
+  std::optional<CounterUpdate> U = counterUpdate(S);
+  if (!U || (U->Op != BO_Add && U->Op != BO_Sub))
     return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (auto *U = dyn_cast<UnaryOperator>(E)) {
-    if (!U->isIncrementDecrementOp())
-      return std::nullopt;
-    if (const VarDecl *VD = VarOf(U->getSubExpr()))
-      return LinearUpdate{VD, nullptr, U->isIncrementOp() ? 1 : -1};
-    return std::nullopt;
-  }
-  if (auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
-    if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
-      return std::nullopt;
-    if (const VarDecl *VD = VarOf(CA->getLHS()))
-      return LinearUpdate{VD, CA->getRHS(),
-                          CA->getOpcode() == BO_AddAssign ? 1 : -1};
-    return std::nullopt;
-  }
-  if (auto *B = dyn_cast<BinaryOperator>(E)) {
-    if (B->getOpcode() != BO_Assign)
-      return std::nullopt;
-    const VarDecl *VD = VarOf(B->getLHS());
-    auto *Sum = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-    if (!VD || !Sum ||
-        (Sum->getOpcode() != BO_Add && Sum->getOpcode() != BO_Sub))
-      return std::nullopt;
-    if (VarOf(Sum->getLHS()) == VD)
-      return LinearUpdate{VD, Sum->getRHS(),
-                          Sum->getOpcode() == BO_Add ? 1 : -1};
-    if (Sum->getOpcode() == BO_Add && VarOf(Sum->getRHS()) == VD)
-      return LinearUpdate{VD, Sum->getLHS(), 1};
-  }
-  return std::nullopt;
+  return LinearUpdate{U->VD, U->Operand, U->Op == BO_Add ? 1 : -1};
 }
 
 bool Interpreter::Impl::mentionsVar(const Stmt *E, const VarDecl *VD) {
@@ -157,17 +123,6 @@ std::optional<AbsValue> Interpreter::Impl::deltaOf(
   }
   return D;
 }
-
-namespace {
-
-/// The variable \p E names, if it names one.
-const VarDecl *varOf(const Expr *E) {
-  if (auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<VarDecl>(D->getDecl());
-  return nullptr;
-}
-
-} // namespace
 
 Interpreter::Impl::LoopShape Interpreter::Impl::loopShape(const LoopParts &L) {
   LoopShape S;
@@ -288,9 +243,9 @@ Interpreter::Impl::counterComparison(const Expr *Cond, const VarDecl *IV) {
                                                   : nullptr);
   if (!B || !B->isComparisonOp())
     return std::nullopt;
-  if (varOf(B->getLHS()) == IV)
+  if (namedVar(B->getLHS()) == IV)
     return std::make_pair(B->getOpcode(), B->getRHS());
-  if (varOf(B->getRHS()) == IV)
+  if (namedVar(B->getRHS()) == IV)
     return std::make_pair(BinaryOperator::reverseComparisonOp(B->getOpcode()),
                           B->getLHS());
   return std::nullopt;
@@ -309,9 +264,9 @@ Interpreter::Impl::offsetComparison(const Expr *Cond, const VarDecl *IV,
     if (!A || (A->getOpcode() != BO_Add && A->getOpcode() != BO_Sub))
       return false;
     const Expr *Other = nullptr;
-    if (varOf(A->getLHS()) == IV)
+    if (namedVar(A->getLHS()) == IV)
       Other = A->getRHS();
-    else if (A->getOpcode() == BO_Add && varOf(A->getRHS()) == IV)
+    else if (A->getOpcode() == BO_Add && namedVar(A->getRHS()) == IV)
       Other = A->getLHS();
     if (!Other || mentionsVar(Other, IV))
       return false;
@@ -425,24 +380,13 @@ Interpreter::Impl::geometricUpdate(
       return R.Val.getInt().getExtValue();
     return std::nullopt;
   };
-  const Expr *E = Inc->IgnoreParenImpCasts();
-  const VarDecl *VD = nullptr;
-  BinaryOperatorKind Op = BO_Comma;
-  std::optional<int64_t> K;
-  if (auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
-    VD = varOf(CA->getLHS());
-    Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
-    K = ConstOf(CA->getRHS());
-  } else if (auto *B = dyn_cast<BinaryOperator>(E);
-             B && B->getOpcode() == BO_Assign) {
-    VD = varOf(B->getLHS());
-    if (auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-        R && varOf(R->getLHS()) == VD) {
-      Op = R->getOpcode();
-      K = ConstOf(R->getRHS());
-    }
-  }
-  if (!VD || !K || BodyModified.count(VD) || !VD->getType()->isIntegerType())
+  std::optional<CounterUpdate> U = counterUpdate(Inc);
+  if (!U || !U->Operand)
+    return std::nullopt;
+  const VarDecl *VD = U->VD;
+  BinaryOperatorKind Op = U->Op;
+  std::optional<int64_t> K = ConstOf(U->Operand);
+  if (!K || BodyModified.count(VD) || !VD->getType()->isIntegerType())
     return std::nullopt;
   if (!((Op == BO_Mul && *K > 1) || (Op == BO_Div && *K > 1) ||
         ((Op == BO_Shl || Op == BO_Shr) && *K > 0 && *K < 31)))
