@@ -417,7 +417,12 @@ def main():
     ap.add_argument("--measurements", action="append", default=None,
                     help="a run's measurements.json; repeat for several (a later "
                     "one's kernels replace an earlier one's). Default: every run "
-                    "under results/, in date order, the newest of each kernel")
+                    "under results/ measured on --gpu's card, in date order, the "
+                    "newest of each kernel")
+    ap.add_argument("--gpu", default="H200",
+                    help="with the default runs: only those whose GPU name contains "
+                    "this (the cost model is the H200's; a run on another card is "
+                    "kept beside, not mixed in). Default: H200")
     ap.add_argument("--tool", default=os.path.join(HERE, "..", "build", "tool",
                                                    "cuda-access-lint"))
     ap.add_argument("--predictions", default=None,
@@ -426,7 +431,9 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
-    args.measurements = args.measurements or runs
+    if not args.measurements:
+        args.measurements = [p for p in runs if args.gpu in
+                             (json.load(open(p)).get("gpu", {}).get("name") or "")]
     if not args.measurements or not all(os.path.exists(p) for p in args.measurements):
         sys.exit("report.py: no measurements.json (give --measurements)")
     if not args.predictions and not os.path.exists(args.tool):
