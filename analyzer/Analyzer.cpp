@@ -165,6 +165,11 @@ KernelAnalysis::aggregate(const MetricWalks &MW,
       G.Parts.push_back({measure(A), MW.Weights[WI]});
       G.Weight += MW.Weights[WI];
       G.Occurrences += MW.Weights[WI];
+      std::optional<double> Execs = 1.0;
+      for (const LoopRef &L : A.Loops)
+        Execs = L.Trip && Execs ? std::optional<double>(*Execs * *L.Trip)
+                                : std::nullopt;
+      G.Executions.push_back(Execs);
       const Sibling &Sib = Runs[&A];
       if (Sib.Run >= G.Run) {
         G.Run = Sib.Run;
@@ -177,9 +182,36 @@ KernelAnalysis::aggregate(const MetricWalks &MW,
   return ByKey;
 }
 
-AccessFacts KernelAnalysis::factsOf(const Aggregate &G,
+bool KernelAnalysis::Aggregate::mixedLoops() const {
+  for (const auto &[M, Wt] : Parts)
+    if (M.Loops.size() != Parts.front().first.Loops.size() ||
+        !std::equal(M.Loops.begin(), M.Loops.end(),
+                    Parts.front().first.Loops.begin(),
+                    [](const LoopFact &X, const LoopFact &Y) {
+                      return X.Loop == Y.Loop;
+                    }))
+      return true;
+  return false;
+}
+
+void KernelAnalysis::Aggregate::weighByExecutions() {
+  for (const std::optional<double> &E : Executions)
+    if (!E)
+      return;
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Parts[I].second *= *Executions[I];
+}
+
+AccessFacts KernelAnalysis::factsOf(const Aggregate &GIn,
                                     const std::vector<double> &Weights,
                                     const RawAccess *Shown) {
+  bool Mixed = GIn.mixedLoops();
+  Aggregate Reweighed;
+  if (Mixed) {
+    Reweighed = GIn;
+    Reweighed.weighByExecutions();
+  }
+  const Aggregate &G = Mixed ? Reweighed : GIn;
   const RawAccess &A = *G.First;
   AccessFacts F = describe(A);
   F.SiblingRun = G.Run;
@@ -199,6 +231,12 @@ AccessFacts KernelAnalysis::factsOf(const Aggregate &G,
   F.ActiveLanes = M0.ActiveLanes;
   F.ActiveMask = A.Active;
   F.Loops = M0.Loops;
+  // Of mixed parts, the loops every part names (the ones walked iteration
+  // by iteration in some warp are not the access's loops there).
+  if (Mixed)
+    for (auto &[M, Wt] : G.Parts)
+      if (M.Loops.size() < F.Loops.size())
+        F.Loops = M.Loops;
   tripBoundsOverWarps(G, F);
   if (AllKnown) {
     F.AddressKnown = true;
@@ -208,7 +246,7 @@ AccessFacts KernelAnalysis::factsOf(const Aggregate &G,
     alignmentFacts(G, S, F);
     contiguityFacts(G, S, F);
   }
-  executionsPerWarp(G, Weights, F);
+  executionsPerWarp(G, Weights, F, Mixed);
   if (Shown && Shown->Offset)
     readableForm(*Shown, F);
   return F;
@@ -221,6 +259,8 @@ void KernelAnalysis::tripBoundsOverWarps(const Aggregate &G,
     for (size_t I = 0; I < F.Loops.size() && I < M.Loops.size(); ++I) {
       LoopFact &L = F.Loops[I];
       const LoopFact &O = M.Loops[I];
+      if (O.Loop != L.Loop)
+        break;
       L.TripMin = L.TripMin && O.TripMin
                       ? std::optional<int64_t>(std::min(*L.TripMin, *O.TripMin))
                       : std::nullopt;
@@ -367,10 +407,23 @@ void KernelAnalysis::contiguityFacts(const Aggregate &G, const PartSums &S,
 
 void KernelAnalysis::executionsPerWarp(const Aggregate &G,
                                        const std::vector<double> &Weights,
-                                       AccessFacts &F) const {
+                                       AccessFacts &F, bool Mixed) const {
   double WalkWeight = 0;
   for (double Wt : Weights)
     WalkWeight += Wt;
+  // Parts that stand for different counts: each part's executions, summed
+  // over the walks with their weights (the parts were weighed by them).
+  if (Mixed) {
+    double Sum = 0;
+    for (const auto &[M, Wt] : G.Parts)
+      Sum += Wt;
+    for (const std::optional<double> &E : G.Executions)
+      if (!E)
+        return;
+    if (WalkWeight > 0)
+      F.ExecutionsPerWarp = Sum / WalkWeight;
+    return;
+  }
   // Averaged over the block's warps, as the cost model multiplies it by
   // the launch's warps: an access that only half the warps run (a branch
   // on `threadIdx.x >= 128`) counts half, one that one warp of eight runs

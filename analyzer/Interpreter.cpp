@@ -95,8 +95,8 @@ Interpreter::Impl::uniformOpaque(const std::string &Key, const Expr *E,
 }
 
 Interpreter::Impl::Snapshot Interpreter::Impl::snapshot() const {
-  return {Env,          Refs,   Frames,         Out.size(),
-          NeedConcrete, Active, UndecidedConds, CondNotes};
+  return {Env,    Refs,           Frames,        Out.size(), NeedConcrete,
+          Active, UndecidedConds, InexactInLoop, CondNotes};
 }
 
 void Interpreter::Impl::restore(const Snapshot &S) {
@@ -107,6 +107,7 @@ void Interpreter::Impl::restore(const Snapshot &S) {
   NeedConcrete = S.NeedConcrete;
   Active = S.Active;
   UndecidedConds = S.UndecidedConds;
+  InexactInLoop = S.InexactInLoop;
   CondNotes = S.CondNotes;
 }
 

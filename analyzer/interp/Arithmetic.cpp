@@ -248,7 +248,20 @@ AbsValue Interpreter::Impl::inexactBinary(BinaryOperatorKind Op,
     return uniformOpaque("expr:" + text(E), E, {&X.lane(0), &Y.lane(0)});
   if (mentionsWarpSymbol(X) || mentionsWarpSymbol(Y))
     NeedConcrete = true;
+  if (movesWithLoop(X) || movesWithLoop(Y))
+    ++InexactInLoop;
   return AbsValue::unknown("`" + text(E) + "` is not exact for every lane");
+}
+
+bool Interpreter::Impl::movesWithLoop(const LaneVec &V) const {
+  for (const LoopRef &L : Loops)
+    for (unsigned I = 0; I < (V.isUniform() ? 1u : WarpSize); ++I) {
+      const Poly &P = V.lane(I);
+      if (P.mentions(L.Sym) ||
+          llvm::any_of(L.Varying, [&](SymbolId S) { return P.mentions(S); }))
+        return true;
+    }
+  return false;
 }
 
 bool Interpreter::Impl::mentionsThread(const LaneVec &V) const {

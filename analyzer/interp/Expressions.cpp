@@ -323,13 +323,20 @@ AbsValue Interpreter::Impl::evalUnary(const UnaryOperator *U) {
 AbsValue
 Interpreter::Impl::evalConditional(const AbstractConditionalOperator *C) {
   AbsValue Cond = eval(C->getCond());
+  std::optional<LaneMask> Mask;
+  if (Cond.isInt())
+    Mask = truth(Cond.Val);
+  // Every lane takes the same arm (`SWIZZLE ? a : b` with a template
+  // flag): the other is not evaluated, as no lane runs it (its accesses are
+  // not made, its operators not tried).
+  if (Mask && (*Mask == AllLanes || *Mask == 0)) {
+    AbsValue R = eval(*Mask ? C->getTrueExpr() : C->getFalseExpr());
+    return R.assuming(Cond);
+  }
   AbsValue T = eval(C->getTrueExpr());
   AbsValue F = eval(C->getFalseExpr());
   if (T.sameAs(F))
     return T;
-  std::optional<LaneMask> Mask;
-  if (Cond.isInt())
-    Mask = truth(Cond.Val);
   if (Mask)
     return select(*Mask, T, F).assuming(Cond);
   if (auto R = edgeConditional(C->getCond(), T, F))

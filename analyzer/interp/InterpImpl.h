@@ -148,6 +148,7 @@ struct Interpreter::Impl {
     bool NeedConcrete;
     LaneMask Active;
     unsigned UndecidedConds;
+    unsigned InexactInLoop;
     std::vector<std::string> CondNotes;
   };
 
@@ -173,6 +174,10 @@ struct Interpreter::Impl {
   /// as if every active lane ran both sides; what the accesses under them
   /// then rest on, stated with each.
   unsigned UndecidedConds = 0;
+  /// Operators inside a loop that were not exact for every lane, with a
+  /// lane-dependent operand (`(threadRow * TM) ^ ((k / 4) * 16)`): the
+  /// loop's own counter may be what keeps them symbolic.
+  unsigned InexactInLoop = 0;
   std::vector<std::string> CondNotes;
   /// Branches not decided per lane around the statement being run: the
   /// active lanes are not known there (coalesced_threads()). Nor are they
@@ -320,6 +325,10 @@ struct Interpreter::Impl {
                          const LaneVec &Y, const clang::Expr *E);
 
   bool mentionsThread(const LaneVec &V) const;
+
+  /// Whether a value changes with an enclosing loop's iteration (its
+  /// symbol, or a value that moves with it).
+  bool movesWithLoop(const LaneVec &V) const;
 
   std::optional<LaneVec> bitAnd(const LaneVec &X, const LaneVec &Y);
 

@@ -373,7 +373,12 @@ void Interpreter::Impl::runIteration(const LoopParts &L) {
 bool Interpreter::Impl::iterateInstead(const LoopParts &L, const LoopWalk &Wk,
                                        const Snapshot &BeforeLoop,
                                        unsigned UndecidedBefore) {
-  if (!(UndecidedConds > UndecidedBefore && Wk.Trip &&
+  // What the walk with the iteration as a symbol could not decide: a
+  // branch, or an operator on lane-dependent values and a value of the
+  // loop's iteration (`(threadRow * TM) ^ ((k / 4) * 16)`).
+  bool Undecided = UndecidedConds > UndecidedBefore;
+  bool Inexact = InexactInLoop > BeforeLoop.InexactInLoop;
+  if (!((Undecided || Inexact) && Wk.Trip &&
         *Wk.Trip <= MaxConcreteIterations && !jumpsOut(L.Body)))
     return false;
   Snapshot Symbolic = snapshot();
@@ -381,8 +386,14 @@ bool Interpreter::Impl::iterateInstead(const LoopParts &L, const LoopWalk &Wk,
       std::make_move_iterator(Out.begin() + BeforeLoop.OutSize),
       std::make_move_iterator(Out.end()));
   restore(BeforeLoop);
-  if (concreteIterations(L))
-    return true;
+  // Iteration by iteration is kept when it decides what the symbolic walk
+  // could not; an operator still inexact with the iteration known was not
+  // the iteration's doing, and the symbolic walk stands.
+  if (concreteIterations(L)) {
+    if (Undecided || InexactInLoop == BeforeLoop.InexactInLoop)
+      return true;
+    restore(BeforeLoop);
+  }
   Out.insert(Out.end(), std::make_move_iterator(SymbolicOut.begin()),
              std::make_move_iterator(SymbolicOut.end()));
   restore(Symbolic);

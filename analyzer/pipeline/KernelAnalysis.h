@@ -167,6 +167,17 @@ private:
     /// evaluated iteration by iteration records it once each), summed over
     /// the walks with their weights.
     double Occurrences = 0;
+    /// Per part: the executions its record stands for, the trips of the
+    /// loops it names multiplied (none when one has no trip count). A loop
+    /// one warp walks with a symbol and another iteration by iteration
+    /// (`(threadRow * TM) ^ ((k / 4) * 16)` is exact for warp 0 only)
+    /// leaves parts that stand for different counts.
+    std::vector<std::optional<double>> Executions;
+    /// Whether the parts name different loops (see Executions).
+    bool mixedLoops() const;
+    /// Mixed parts weigh what they stand for: a part per iteration counts
+    /// once, a part with the loop as a symbol as many times as its trips.
+    void weighByExecutions();
   };
   /// An aggregate's metrics summed over the walks with their weights.
   struct PartSums {
@@ -237,7 +248,7 @@ private:
   void contiguityFacts(const Aggregate &G, const PartSums &S,
                        AccessFacts &F) const;
   void executionsPerWarp(const Aggregate &G, const std::vector<double> &Weights,
-                         AccessFacts &F) const;
+                         AccessFacts &F, bool Mixed) const;
   /// The readable form of the offset and its warp-uniform part.
   void readableForm(const RawAccess &Shown, AccessFacts &F) const;
   /// The where-and-what of \p A's facts (no metrics).
