@@ -757,16 +757,18 @@ void Proxy::replyLocked(Pending &P) {
     if (P.Kind == Merge::Hover) {
       const json::Object *T = Theirs.getAsObject();
       const json::Object *C = T ? T->getObject("contents") : nullptr;
-      std::optional<llvm::StringRef> TV = C ? C->getString("value") : std::nullopt;
+      llvm::StringRef TV;
+      if (C)
+        TV = C->getString("value").value_or("");
       const json::Object *O = OurPart.getAsObject();
       const json::Object *OC = O ? O->getObject("contents") : nullptr;
-      if (!TV || TV->empty() || !OC) {
+      if (TV.empty() || !OC) {
         Merged = OurPart;
       } else {
         // Our access card after clangd's hover.
         json::Object H = *T;
         std::string Kind = C->getString("kind").value_or("markdown").str();
-        std::string Value = TV->str() + "\n\n---\n\n" +
+        std::string Value = TV.str() + "\n\n---\n\n" +
                             OC->getString("value").value_or("").str();
         H["contents"] = json::Object{{"kind", Kind}, {"value", Value}};
         Merged = std::move(H);
