@@ -134,9 +134,10 @@ bool KernelAnalysis::metricWalks(const std::vector<RawAccess> &Display,
       break;
   }
   if (!KC.Shape.Dim)
-    ShapeAssumptions.push_back(
-        "evaluated for the block's first warp (an index operation on the "
-        "warp's position was not exact)");
+    addAssumption(ShapeAssumptions,
+                  {Assumption::Kind::FirstWarpOnly, "",
+                   "evaluated for the block's first warp (an index operation "
+                   "on the warp's position was not exact)"});
   return true;
 }
 
@@ -218,8 +219,7 @@ AccessFacts KernelAnalysis::factsOf(const Aggregate &GIn,
   F.SiblingIndex = G.Index;
   F.Neighbour = G.Neighbour;
   F.Assumptions = KC.Shape.Assumptions;
-  for (const std::string &S : ShapeAssumptions)
-    F.Assumptions.push_back(S);
+  addAssumptions(F.Assumptions, ShapeAssumptions);
 
   bool AllKnown = true;
   for (auto &[M, W] : G.Parts)
@@ -298,10 +298,7 @@ KernelAnalysis::PartSums KernelAnalysis::sumParts(const Aggregate &G,
       FootW += Wt;
       FootSum += Wt * *M.Footprint;
     }
-    for (const std::string &A : M.Assumptions)
-      if (std::find(F.Assumptions.begin(), F.Assumptions.end(), A) ==
-          F.Assumptions.end())
-        F.Assumptions.push_back(A);
+    addAssumptions(F.Assumptions, M.Assumptions);
   }
   if (FootW > 0)
     S.Foot = FootSum / FootW;

@@ -266,7 +266,7 @@ struct AccessFacts {
   std::string Symbolic;
   /// The index subexpression that spreads adjacent lanes apart (`tx * V`).
   const clang::Expr *StrideTerm = nullptr;
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   /// Executions of this access per warp (product of known trip counts).
   std::optional<double> ExecutionsPerWarp;
 

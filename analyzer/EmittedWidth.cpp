@@ -149,10 +149,12 @@ UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
   // (the probes: 8 and 64 iterations of a load and a multiply-add).
   if (Trip && *Trip <= 64 && Whole) {
     U.Factor = *Trip;
-    U.Assumption = "the loop taken as fully unrolled (constant trip count " +
-                   std::to_string(*Trip) +
-                   ", no #pragma unroll: nvcc unrolls such loops when the "
-                   "body is small)";
+    U.Assumed = Assumption{
+        Assumption::Kind::FullUnroll, "",
+        "the loop taken as fully unrolled (constant trip count " +
+            std::to_string(*Trip) +
+            ", no #pragma unroll: nvcc unrolls such loops when the body is "
+            "small)"};
   }
   return U;
 }
@@ -520,12 +522,12 @@ void computeOne(ASTContext &Ctx, AccessFacts &F) {
     Widest = std::max(Widest, P.second);
   E.Bytes = Widest;
   E.Opcode = opcodeFor(F.Space, F.Kind, Widest);
-  E.Assumption = R->InLoop ? R->U.Assumption : "";
+  E.Assumed = R->InLoop ? R->U.Assumed : std::nullopt;
   E.Why = mergeReason(F, *R, Mod, Res, Pieces, Widest);
   if (Widest == Elem)
     return;
-  if (!E.Assumption.empty())
-    F.Assumptions.push_back(E.Assumption);
+  if (E.Assumed)
+    addAssumption(F.Assumptions, *E.Assumed);
   emittedBankConflicts(F, Res, Mine);
   // The thread issues one instruction per piece, not one per element: each
   // access of the run takes its share.

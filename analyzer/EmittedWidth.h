@@ -32,6 +32,8 @@
 #ifndef CUDA_ACCESS_LINT_ANALYZER_EMITTEDWIDTH_H
 #define CUDA_ACCESS_LINT_ANALYZER_EMITTEDWIDTH_H
 
+#include "analyzer/Assumption.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,7 +66,7 @@ struct EmittedWidth {
   /// aligned", or why not merged.
   std::string Why;
   /// Whether it rests on an assumption (a loop taken as fully unrolled).
-  std::string Assumption;
+  std::optional<cal::Assumption> Assumed;
   /// The figures of the access as written, where merging changed them.
   std::optional<double> SourceWavefrontsPerRequest, SourceIdealWavefronts,
       SourceBankConflictWays;
@@ -107,7 +109,7 @@ const char *compilerTripName(CompilerTrip T);
 /// assumption it rests on ("" when a pragma says so).
 struct UnrollFact {
   int64_t Factor = 1;
-  std::string Assumption;
+  std::optional<cal::Assumption> Assumed;
   std::string Pragma; ///< "#pragma unroll", "#pragma unroll 1", ...
   /// The trip count as nvcc sees it (compilerTrip).
   CompilerTrip Trip = CompilerTrip::NotJudged;

@@ -63,7 +63,7 @@ struct HostOutcome {
   std::string Bindings;
   /// What the values rest on: globals as a setup function leaves them,
   /// values assumed by the user.
-  std::vector<std::string> Notes;
+  AssumptionList Notes;
   /// The user's assumed values that were used.
   std::vector<const AssumedValue *> Assumed;
 };

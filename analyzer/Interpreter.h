@@ -93,7 +93,7 @@ struct RawAccess {
   std::string UnknownWhy;
   /// Assumptions the address rests on (from the values it was computed
   /// from).
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   LaneMask Active = AllLanes;
   std::vector<LoopRef> Loops; ///< outermost first
   double Weight = 1.0;

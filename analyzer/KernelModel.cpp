@@ -188,7 +188,7 @@ public:
     /// The host scenario it was evaluated in ("dimension = 1, fp = 0").
     std::string Bindings;
     /// What its values rest on (globals as a setup function leaves them).
-    std::vector<std::string> Notes;
+    AssumptionList Notes;
     std::vector<const AssumedValue *> Assumed;
     std::vector<std::optional<int64_t>> ArgConst;
     std::vector<bool> ArgIsBlockX;
@@ -533,7 +533,7 @@ struct ParamFacts {
   std::vector<std::pair<const ParmVarDecl *, int64_t>> ConstParams;
   std::vector<const ParmVarDecl *> BlockXParams;
   std::vector<std::pair<const ParmVarDecl *, int64_t>> PtrOffsets;
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   std::vector<AssumedUse> AssumedUses;
 
   /// A pointer parameter (the \p I th) that every launch passes the same
@@ -550,10 +550,12 @@ struct ParamFacts {
     if (!Off || *Off == 0)
       return;
     PtrOffsets.push_back({PD, *Off});
-    Assumptions.push_back(
-        "`" + PD->getNameAsString() + "` points " + std::to_string(*Off) +
-        " bytes past the start of an allocation: " + launchesText(SM, Ls) +
-        " passes it so");
+    addAssumption(Assumptions,
+                  {Assumption::Kind::PointerOffset, PD->getNameAsString(),
+                   "`" + PD->getNameAsString() + "` points " +
+                       std::to_string(*Off) +
+                       " bytes past the start of an allocation: " +
+                       launchesText(SM, Ls) + " passes it so"});
   }
 
   /// An integer parameter that every launch passes the same constant, or
@@ -577,12 +579,14 @@ struct ParamFacts {
     std::string Where = launchesText(SM, Ls);
     if (AllConst && Value) {
       ConstParams.push_back({PD, *Value});
-      Assumptions.push_back("`" + N + "` = " + std::to_string(*Value) + ": " +
-                            Where + " passes it");
+      addAssumption(Assumptions, {Assumption::Kind::ParameterValue, N,
+                                  "`" + N + "` = " + std::to_string(*Value) +
+                                      ": " + Where + " passes it"});
     } else if (AllBlockX) {
       BlockXParams.push_back(PD);
-      Assumptions.push_back("`" + N + "` = blockDim.x: " + Where +
-                            " passes its block size for it");
+      addAssumption(Assumptions, {Assumption::Kind::ParameterBlockSize, N,
+                                  "`" + N + "` = blockDim.x: " + Where +
+                                      " passes its block size for it"});
     }
   }
 
@@ -620,9 +624,11 @@ struct ParamFacts {
       if (!Found)
         continue;
       ConstParams.push_back({PD, Found->Value});
-      Assumptions.push_back("`" + PD->getNameAsString() +
-                            "` = " + std::to_string(Found->Value) +
-                            ": assumed (" + Found->Source + ")");
+      addAssumption(Assumptions,
+                    {Assumption::Kind::UserValue, PD->getNameAsString(),
+                     "`" + PD->getNameAsString() +
+                         "` = " + std::to_string(Found->Value) +
+                         ": assumed (" + Found->Source + ")"});
       AssumedUses.push_back(
           {PD->getNameAsString(), Found->Value, Found->Source, "parameter"});
     }
@@ -635,13 +641,12 @@ struct ParamFacts {
     S.ConstParams = ConstParams;
     S.BlockDimXParams = BlockXParams;
     S.PointerOffsets = PtrOffsets;
-    for (const std::string &A : Assumptions)
-      S.Assumptions.push_back(A);
+    addAssumptions(S.Assumptions, Assumptions);
   }
 };
 
 BlockShape shapeFrom(std::optional<Dim3> Dim, std::string Source,
-                     std::vector<std::string> Assumptions = {}) {
+                     AssumptionList Assumptions = {}) {
   BlockShape S;
   S.Dim = Dim;
   S.Source = std::move(Source);
@@ -666,10 +671,11 @@ std::vector<BlockShape> launchShapes(const LaunchList &Ls,
                   L->Notes);
     S.Grid = L->Grid;
     for (const AssumedValue *A : L->Assumed) {
-      S.Assumptions.push_back("`" + A->Name +
-                              "` = " + std::to_string(A->Value) +
-                              " in host code at " + fileLine(SM, L->Loc) +
-                              ": assumed (" + A->Source + ")");
+      addAssumption(S.Assumptions,
+                    {Assumption::Kind::UserValue, A->Name,
+                     "`" + A->Name + "` = " + std::to_string(A->Value) +
+                         " in host code at " + fileLine(SM, L->Loc) +
+                         ": assumed (" + A->Source + ")"});
       S.AssumedValues.push_back({A->Name, A->Value, A->Source,
                                  "host code at " + fileLine(SM, L->Loc)});
     }
@@ -691,8 +697,9 @@ std::optional<BlockShape> launchBoundsShape(const FunctionDecl *FD,
     return std::nullopt;
   std::string Bounds = "__launch_bounds__(" + std::to_string(N) + ")";
   return shapeFrom(Dim3{N, 1, 1}, Bounds,
-                   {"block of " + std::to_string(N) +
-                    " x 1 x 1 threads assumed from " + Bounds});
+                   {{Assumption::Kind::BlockShape, Bounds,
+                     "block of " + std::to_string(N) +
+                         " x 1 x 1 threads assumed from " + Bounds}});
 }
 
 /// A template argument named as a block size: a 1-D block of that many
@@ -709,9 +716,11 @@ std::optional<BlockShape> templateShape(const FunctionDecl *FD) {
   Dim3 D = UsesY ? Dim3{N, N, 1} : Dim3{N, 1, 1};
   return shapeFrom(
       D, "template argument " + T->first,
-      {"block of " + std::to_string(D[0]) + " x " + std::to_string(D[1]) +
-       " x 1 threads assumed from template argument " + T->first +
-       (UsesY ? " (the kernel indexes threadIdx.y too: a square block)" : "")});
+      {{Assumption::Kind::BlockShape, T->first,
+        "block of " + std::to_string(D[0]) + " x " + std::to_string(D[1]) +
+            " x 1 threads assumed from template argument " + T->first +
+            (UsesY ? " (the kernel indexes threadIdx.y too: a square block)"
+                   : "")}});
 }
 
 /// The block shapes to analyze \p FD with, from the first source that
@@ -742,9 +751,10 @@ blockShapes(ASTContext &Ctx, const FunctionDecl *FD, const std::string &Name,
   if (std::optional<BlockShape> S = templateShape(FD))
     return {std::move(*S)};
   return {shapeFrom(std::nullopt, "unknown",
-                    {"block shape unknown: blockDim.x assumed a multiple of "
-                     "32 (give it with --block-dim or a launch in this "
-                     "file)"})};
+                    {{Assumption::Kind::BlockShapeUnknown, "",
+                      "block shape unknown: blockDim.x assumed a multiple of "
+                      "32 (give it with --block-dim or a launch in this "
+                      "file)"}})};
 }
 
 } // namespace

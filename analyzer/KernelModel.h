@@ -30,6 +30,8 @@
 #ifndef CUDA_ACCESS_LINT_ANALYZER_KERNELMODEL_H
 #define CUDA_ACCESS_LINT_ANALYZER_KERNELMODEL_H
 
+#include "analyzer/Assumption.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
@@ -70,7 +72,7 @@ struct BlockShape {
   std::optional<Dim3> Grid;
   std::string Source; ///< where the shape comes from, for people
   /// Assumptions the shape itself rests on (and the parameters below).
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   /// Integer parameters that every launch in the file passes the same
   /// constant for, with that constant.
   std::vector<std::pair<const clang::ParmVarDecl *, int64_t>> ConstParams;

@@ -12,6 +12,7 @@
 #ifndef CUDA_ACCESS_LINT_ANALYZER_VALUES_H
 #define CUDA_ACCESS_LINT_ANALYZER_VALUES_H
 
+#include "analyzer/Assumption.h"
 #include "analyzer/Poly.h"
 
 #include "clang/AST/Decl.h"
@@ -55,7 +56,7 @@ struct SymbolInfo {
   /// Print order in symbolic forms (lower first).
   int Rank = 50;
   /// An assumption the symbol stands for, stated with every fact using it.
-  std::string Assumption;
+  std::optional<cal::Assumption> Assumed;
 };
 
 class SymbolTable {
@@ -164,13 +165,11 @@ struct AbsValue {
   std::string Why;
   /// Assumptions the value rests on (a per-lane condition taken in its
   /// common case ...): stated with every access whose address uses it.
-  std::vector<std::string> Assumed;
+  AssumptionList Assumed;
 
   /// Adds \p O's assumptions to this value's.
   AbsValue &assuming(const AbsValue &O) {
-    for (const std::string &S : O.Assumed)
-      if (std::find(Assumed.begin(), Assumed.end(), S) == Assumed.end())
-        Assumed.push_back(S);
+    addAssumptions(Assumed, O.Assumed);
     return *this;
   }
 

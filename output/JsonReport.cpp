@@ -19,6 +19,14 @@ using nlohmann::json;
 
 namespace {
 
+/// The assumptions' sentences, in order.
+json assumptionsJson(const AssumptionList &L) {
+  json J = json::array();
+  for (const Assumption &A : L)
+    J.push_back(A.Message);
+  return J;
+}
+
 /// The access rewritten with vector accesses, as the cost model prices it
 /// (analyzer/VectorRewrite.h).
 json vectorizedJson(const VectorizedFacts &V) {
@@ -89,7 +97,7 @@ json accessJson(const AccessFacts &F, const AnalysisResult &R,
   J["source_wavefronts_per_request"] =
       optNumber(F.Emitted.SourceWavefrontsPerRequest);
   J["symbolic"] = F.Symbolic.empty() ? json(nullptr) : json(F.Symbolic);
-  J["assumptions"] = F.Assumptions;
+  J["assumptions"] = assumptionsJson(F.Assumptions);
   J["vectorized"] =
       F.Vectorized ? vectorizedJson(*F.Vectorized) : json(nullptr);
   J["unknown_reason"] =
@@ -320,7 +328,7 @@ json kernelJson(const KernelInfo &K, const clang::SourceManager &SM) {
   else
     J["block_dim"] = nullptr;
   J["block_dim_source"] = K.Shape.Source;
-  J["assumptions"] = K.Shape.Assumptions;
+  J["assumptions"] = assumptionsJson(K.Shape.Assumptions);
   // (Only when the user assumed values: --assume.)
   if (!K.Shape.AssumedValues.empty())
     J["assumed_values"] = json::array();

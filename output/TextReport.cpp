@@ -252,8 +252,8 @@ AccessExplanation explainAccess(const AccessFacts &F, const AnalysisResult &R) {
     if (F.Vectorized)
       Note(vectorizedText(*F.Vectorized));
   }
-  for (const std::string &A : F.Assumptions)
-    Note("assumption: " + A);
+  for (const Assumption &A : F.Assumptions)
+    Note("assumption: " + A.Message);
   return X;
 }
 

@@ -74,8 +74,8 @@ std::string configurationKey(const KernelInfo &K,
                     "|" + K.Shape.Source + "|";
   if (K.Shape.Dim)
     Key += dimText(*K.Shape.Dim);
-  for (const std::string &A : K.Shape.Assumptions)
-    Key += "|" + A;
+  for (const Assumption &A : K.Shape.Assumptions)
+    Key += "|" + A.Message;
   return Key;
 }
 

@@ -34,8 +34,8 @@ void addCommonNotes(const RuleContext &Ctx, const AccessFacts &F, Finding &R) {
                       llvm::sys::path::filename(P.File).str() + ":" +
                       std::to_string(P.Line));
   }
-  for (const std::string &A : F.Assumptions)
-    R.Notes.push_back("assumption: " + A);
+  for (const Assumption &A : F.Assumptions)
+    R.Notes.push_back("assumption: " + A.Message);
 }
 
 } // namespace cal

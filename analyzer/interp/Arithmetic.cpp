@@ -91,14 +91,13 @@ std::optional<AbsValue> Interpreter::Impl::divModSymbolic(const LaneVec &X,
                      {&X.lane(0), &T});
     Syms.get(Q).Min = 0;
     if (Threadish && !W.Display)
-      Syms.get(Q).Assumption = "`" + XText + " / " + TText +
-                               "` taken as the same for every lane "
-                               "of a warp: the warp's consecutive `" +
-                               XText +
-                               "` assumed not to "
-                               "straddle a multiple of `" +
-                               TText + "` (`" + TText +
-                               "` large, as runtime sizes are taken to be)";
+      Syms.get(Q).Assumed = Assumption{
+          Assumption::Kind::WarpUniformQuotient, XText + " / " + TText,
+          "`" + XText + " / " + TText +
+              "` taken as the same for every lane of a warp: the warp's "
+              "consecutive `" +
+              XText + "` assumed not to straddle a multiple of `" + TText +
+              "` (`" + TText + "` large, as runtime sizes are taken to be)"};
   }
   if (!Rem)
     return AbsValue::integer(Poly::symbol(Q));
@@ -332,8 +331,7 @@ Interpreter::Impl::equalityByLaneClass(BinaryOperatorKind Op, const LaneVec &X,
       "lane; where the equality holds at all, it holds for lanes that "
       "agree with each other: taken for those that agree with the first "
       "active lane";
-  LaneClassNotes.insert(Note);
-  V.Assumed.push_back(Note);
+  V.Assumed.push_back({Assumption::Kind::LaneClass, "", Note});
   return V;
 }
 
@@ -403,8 +401,7 @@ Interpreter::Impl::boundCommonCase(BinaryOperatorKind Op, const LaneVec &X,
                      (InRange ? "true" : "false") +
                      " for every lane, its common case (in range, away "
                      "from the grid's edge)";
-  LaneClassNotes.insert(Note);
-  V.Assumed.push_back(Note);
+  V.Assumed.push_back({Assumption::Kind::CommonCaseBound, "", Note});
   return V;
 }
 

@@ -403,9 +403,11 @@ std::optional<AbsValue> Interpreter::Impl::edgeConditional(const Expr *CondE,
   if (Assumed && !R.isUnknown()) {
     AbsValue A;
     A.Assumed.push_back(
-        "`" + text(CondE) + "` taken as " + (Eq ? "false" : "true") +
-        " where the lanes do not decide it: it " + (Eq ? "holds" : "fails") +
-        " only at the edge of the block or grid");
+        {Assumption::Kind::EdgeCondition, text(CondE),
+         "`" + text(CondE) + "` taken as " + (Eq ? "false" : "true") +
+             " where the lanes do not decide it: it " +
+             (Eq ? "holds" : "fails") + " only at the edge of the block or "
+                                       "grid"});
     R.assuming(A);
   }
   return R;

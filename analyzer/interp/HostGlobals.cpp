@@ -124,9 +124,11 @@ void HostCode::Data::runWriter(const FunctionDecl *FD,
       forgetGlobal(VD);
       continue;
     }
-    Globals.GlobalNotes[VD] = "`" + VD->getNameAsString() + "` as " + Where +
-                              " leaves it (the one host function that "
-                              "assigns it)";
+    Globals.GlobalNotes.insert_or_assign(
+        VD, Assumption{Assumption::Kind::HostGlobal, VD->getNameAsString(),
+                       "`" + VD->getNameAsString() + "` as " + Where +
+                           " leaves it (the one host function that assigns "
+                           "it)"});
     adoptGlobal(VD, H.Mem, I.Env);
   }
 }

@@ -58,7 +58,7 @@ struct HostMemory {
   /// Global variables (not arrays) as the setup function leaves them.
   llvm::DenseMap<const clang::VarDecl *, AbsValue> GlobalVars;
   /// Globals: where their values come from, stated when one is read.
-  std::map<const clang::ValueDecl *, std::string> GlobalNotes;
+  std::map<const clang::ValueDecl *, Assumption> GlobalNotes;
   /// In the order they are first read, so that the notes come out in the
   /// same order on every run (not in the order of the pointers).
   llvm::SetVector<const clang::ValueDecl *> GlobalsRead;

@@ -320,7 +320,7 @@ std::optional<HostOutcome> HostCode::Data::runScenario(
     O.Values.push_back(I.eval(E));
   O.Bindings = llvm::join(Bindings, ", ");
   for (const ValueDecl *D : H.Mem.GlobalsRead)
-    O.Notes.push_back(H.Mem.GlobalNotes[D]);
+    O.Notes.push_back(H.Mem.GlobalNotes.at(D));
   O.Assumed = H.Mem.AssumedUsed;
   return O;
 }

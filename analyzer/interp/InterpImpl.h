@@ -90,13 +90,9 @@ struct LValue {
   std::optional<LaneVec> Offset; // Memory: unset when the address is unknown
   std::string Why;
   clang::QualType Type;
-  std::vector<std::string> Assumed;
+  AssumptionList Assumed;
 
-  void assuming(const AbsValue &V) {
-    for (const std::string &S : V.Assumed)
-      if (std::find(Assumed.begin(), Assumed.end(), S) == Assumed.end())
-        Assumed.push_back(S);
-  }
+  void assuming(const AbsValue &V) { addAssumptions(Assumed, V.Assumed); }
 
   static LValue unknown(std::string Why) {
     LValue L;
@@ -149,7 +145,7 @@ struct Interpreter::Impl {
     LaneMask Active;
     unsigned UndecidedConds;
     unsigned InexactInLoop;
-    std::vector<std::string> CondNotes;
+    AssumptionList CondNotes;
   };
 
   //===--------------------------------------------------------------------===//
@@ -178,7 +174,7 @@ struct Interpreter::Impl {
   /// lane-dependent operand (`(threadRow * TM) ^ ((k / 4) * 16)`): the
   /// loop's own counter may be what keeps them symbolic.
   unsigned InexactInLoop = 0;
-  std::vector<std::string> CondNotes;
+  AssumptionList CondNotes;
   /// Branches not decided per lane around the statement being run: the
   /// active lanes are not known there (coalesced_threads()). Nor are they
   /// after such a branch that may leave (a return, a break), in the rest of
@@ -209,7 +205,6 @@ struct Interpreter::Impl {
   /// evaluated (statements are skipped, expressions are unknown).
   BudgetMeter *Budget = nullptr;
   std::vector<DivModIdentity> Identities;
-  std::set<std::string> LaneClassNotes;
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;

@@ -75,15 +75,13 @@ bool Interpreter::Impl::concreteIterations(const LoopParts &L,
     if (L.Inc)
       eval(L.Inc);
   }
-  std::string Note = "the loop on `" + text(L.Cond) +
-                     "` evaluated iteration by "
-                     "iteration (" +
-                     std::to_string(N) + " iteration" + (N == 1 ? "" : "s") +
-                     "); the facts are averages over them";
+  Assumption Note{Assumption::Kind::LoopIterations, text(L.Cond),
+                  "the loop on `" + text(L.Cond) +
+                      "` evaluated iteration by iteration (" +
+                      std::to_string(N) + " iteration" + (N == 1 ? "" : "s") +
+                      "); the facts are averages over them"};
   for (size_t I = Mark; I < Out.size(); ++I)
-    if (std::find(Out[I].Assumptions.begin(), Out[I].Assumptions.end(), Note) ==
-        Out[I].Assumptions.end())
-      Out[I].Assumptions.push_back(Note);
+    addAssumption(Out[I].Assumptions, Note);
   return true;
 }
 
@@ -125,14 +123,16 @@ void Interpreter::Impl::keepCertainPrefix(const LoopParts &L,
   std::string Which =
       K == 1 ? "its first iteration (" + List + ")"
              : "its first " + std::to_string(K) + " iterations (" + List + ")";
-  std::string Note =
+  Assumption Note{
+      Assumption::Kind::LoopPrefix, text(L.Cond),
       "the loop on `" + text(L.Cond) + "` analyzed for " + Which +
-      (Certain ? (K == 1 ? ", which runs" : ", which run") +
-                     std::string(" whatever its bound is")
-               : ", which runs whenever the loop runs at all") +
-      "; the later ones depend on the bound and are not analyzed" +
-      (K > 1 ? " (the facts are averages over those " + std::to_string(K) + ")"
-             : "");
+          (Certain ? (K == 1 ? ", which runs" : ", which run") +
+                         std::string(" whatever its bound is")
+                   : ", which runs whenever the loop runs at all") +
+          "; the later ones depend on the bound and are not analyzed" +
+          (K > 1 ? " (the facts are averages over those " +
+                       std::to_string(K) + ")"
+                 : "")};
   // The loop stands around its accesses with an unknown trip count (at
   // least the certain iterations), and no symbol for its iteration.
   LoopRef Ref;
@@ -147,7 +147,7 @@ void Interpreter::Impl::keepCertainPrefix(const LoopParts &L,
   for (size_t I = Mark; I < Out.size(); ++I) {
     RawAccess &A = Out[I];
     A.Loops.insert(A.Loops.begin() + std::min(Depth, A.Loops.size()), Ref);
-    A.Assumptions.push_back(Note);
+    addAssumption(A.Assumptions, Note);
   }
   llvm::SmallPtrSet<const VarDecl *, 8> Modified;
   collectModified(L.Cond, Modified);

@@ -126,10 +126,7 @@ void Interpreter::Impl::record(AccessKind Kind, const LValue &LV, const Expr *E,
   A.Offset = LV.Offset;
   A.UnknownWhy = LV.Why;
   A.Assumptions = LV.Assumed;
-  for (const std::string &N : CondNotes)
-    if (std::find(A.Assumptions.begin(), A.Assumptions.end(), N) ==
-        A.Assumptions.end())
-      A.Assumptions.push_back(N);
+  addAssumptions(A.Assumptions, CondNotes);
   A.Active = Active;
   A.Loops = Loops;
   A.Weight = W.Weight;

@@ -171,9 +171,11 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
   // lanes), said with every access under it.
   size_t NotesBefore = CondNotes.size();
   if (Taken)
-    for (const std::string &N : Cond.Assumed)
-      if (LaneClassNotes.count(N))
-        CondNotes.push_back("`" + text(If->getCond()) + "`: " + N);
+    for (const Assumption &N : Cond.Assumed)
+      if (N.K == Assumption::Kind::LaneClass ||
+          N.K == Assumption::Kind::CommonCaseBound)
+        CondNotes.push_back({N.K, text(If->getCond()),
+                             "`" + text(If->getCond()) + "`: " + N.Message});
   // (`if (i >= n) return;` taken as false: what follows rests on it, so
   // its note stays for the rest of the body.)
   if (Taken && *Taken == AllLanes && Cond.Val.isUniform()) {
@@ -201,9 +203,11 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
   bool Undecided = !Taken && !UniformCond;
   if (Undecided) {
     ++UndecidedConds;
-    CondNotes.push_back("`" + text(If->getCond()) +
-                        "` not decided per lane: every active lane taken "
-                        "through the branch");
+    CondNotes.push_back({Assumption::Kind::UndecidedBranch,
+                         text(If->getCond()),
+                         "`" + text(If->getCond()) +
+                             "` not decided per lane: every active lane taken "
+                             "through the branch"});
   }
   auto EnvBefore = Env;
   if (Taken)

@@ -88,7 +88,7 @@ struct InstanceMetrics {
   /// is RunModulus): where a run that goes along loop K starts.
   std::vector<std::pair<unsigned, int64_t>> RunModulusAt;
   std::vector<LoopFact> Loops;
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   unsigned ActiveLanes = 0;
   /// Warps of the block whose lanes compute the same addresses for this
   /// access at the same time (sameAddressWarps).
@@ -200,7 +200,7 @@ private:
   const AnalysisOptions &Opts;
   SymbolTable Syms;
   llvm::DenseMap<const clang::ParmVarDecl *, AbsValue> Params;
-  std::vector<std::string> ShapeAssumptions;
+  AssumptionList ShapeAssumptions;
   bool ConcreteWarps = false;
   BudgetMeter Meter;
   /// The display walk's interpreter (for its readable forms).

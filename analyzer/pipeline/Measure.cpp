@@ -200,28 +200,28 @@ void KernelAnalysis::addressAssumptions(const RawAccess &A,
   // What the address rests on: the values it was computed from, and the
   // symbols it still names that stand for an assumption.
   const LaneVec &Off = *A.Offset;
-  for (const std::string &S : A.Assumptions)
-    M.Assumptions.push_back(S);
+  addAssumptions(M.Assumptions, A.Assumptions);
   std::set<SymbolId> Seen;
   for (unsigned L = 0; L < (Off.isUniform() ? 1u : WarpSize); ++L)
     for (const Poly::Term &T : Off.lane(L).terms())
       for (SymbolId S : T.Mono)
-        if (Seen.insert(S).second && !Syms.get(S).Assumption.empty() &&
-            std::find(M.Assumptions.begin(), M.Assumptions.end(),
-                      Syms.get(S).Assumption) == M.Assumptions.end())
-          M.Assumptions.push_back(Syms.get(S).Assumption);
+        if (Seen.insert(S).second && Syms.get(S).Assumed)
+          addAssumption(M.Assumptions, *Syms.get(S).Assumed);
 }
 
 void KernelAnalysis::laneLayout(const RawAccess &A, const WarpRequest &Req,
                                 const std::set<std::string> &LargeSymbols,
                                 InstanceMetrics &M) {
   if (M.Groups != 1) {
-    std::string Names;
-    for (const std::string &N : LargeSymbols)
+    std::string Names, Subject;
+    for (const std::string &N : LargeSymbols) {
       Names += (Names.empty() ? "`" : ", `") + N + "`";
-    M.Assumptions.push_back(Names +
-                            " assumed large: lanes whose addresses differ by "
-                            "it touch different sectors");
+      Subject += (Subject.empty() ? "" : ", ") + N;
+    }
+    addAssumption(M.Assumptions,
+                  {Assumption::Kind::LargeDistance, Subject,
+                   Names + " assumed large: lanes whose addresses differ by "
+                           "it touch different sectors"});
     describeLaneGroups(A, Req, M);
     return;
   }
@@ -253,15 +253,20 @@ std::vector<ResidueCase> KernelAnalysis::baseResidues(const RawAccess &A,
                                                       InstanceMetrics &M) {
   if (A.Region->BaseAlign >= SectorBytes) {
     if (A.Region->AlignAssumed)
-      M.Assumptions.push_back(
-          "`" + A.Region->Name + "` assumed " +
-          std::to_string(A.Region->BaseAlign) + "-byte aligned" +
-          (A.Region->Space == MemSpace::Global ? " (as cudaMalloc returns)"
-                                               : ""));
+      addAssumption(
+          M.Assumptions,
+          {Assumption::Kind::BaseAlignment, A.Region->Name,
+           "`" + A.Region->Name + "` assumed " +
+               std::to_string(A.Region->BaseAlign) + "-byte aligned" +
+               (A.Region->Space == MemSpace::Global
+                    ? " (as cudaMalloc returns)"
+                    : "")});
   } else if (A.Region->Space != MemSpace::Shared) {
     M.ResidueExact = false;
-    M.Assumptions.push_back("alignment of `" + A.Region->Name +
-                            "` unknown; assumed 32-byte aligned");
+    addAssumption(M.Assumptions,
+                  {Assumption::Kind::BaseAlignmentUnknown, A.Region->Name,
+                   "alignment of `" + A.Region->Name +
+                       "` unknown; assumed 32-byte aligned"});
   }
   bool Exact = true;
   std::vector<std::string> UnknownTerms;
@@ -279,12 +284,15 @@ std::vector<ResidueCase> KernelAnalysis::baseResidues(const RawAccess &A,
   }
   if (!Exact) {
     M.ResidueExact = false;
-    std::string Names;
-    for (const std::string &N : UnknownTerms)
+    std::string Names, Subject;
+    for (const std::string &N : UnknownTerms) {
       Names += (Names.empty() ? "`" : ", `") + N + "`";
-    M.Assumptions.push_back("alignment of " + Names +
-                            " unknown; its offset assumed a multiple of 32 "
-                            "bytes");
+      Subject += (Subject.empty() ? "" : ", ") + N;
+    }
+    addAssumption(M.Assumptions,
+                  {Assumption::Kind::OffsetAlignmentUnknown, Subject,
+                   "alignment of " + Names +
+                       " unknown; its offset assumed a multiple of 32 bytes"});
   }
   return Cases;
 }
@@ -521,10 +529,12 @@ std::vector<int64_t> KernelAnalysis::footprintShifts(
       break;
     Iters = std::min(Iters, Room);
     if (!Trip)
-      M.Assumptions.push_back(
-          "footprint over 32 iterations of the loop" +
-          (L.VarName.empty() ? std::string() : " over `" + L.VarName + "`") +
-          " (its trip count is unknown)");
+      addAssumption(M.Assumptions,
+                    {Assumption::Kind::FootprintIterations, L.VarName,
+                     "footprint over 32 iterations of the loop" +
+                         (L.VarName.empty() ? std::string()
+                                            : " over `" + L.VarName + "`") +
+                         " (its trip count is unknown)"});
     std::vector<int64_t> Next;
     for (int64_t K = 0; K < std::max<int64_t>(Iters, 1); ++K)
       for (int64_t S0 : Shifts)

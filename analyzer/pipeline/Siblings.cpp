@@ -136,10 +136,7 @@ void mergeGroup(ASTContext &Ctx, std::vector<RawAccess> &Raw,
     if (M.Index == Keep)
       continue;
     Drop[M.Index] = true;
-    for (const std::string &S : Raw[M.Index].Assumptions)
-      if (std::find(K.Assumptions.begin(), K.Assumptions.end(), S) ==
-          K.Assumptions.end())
-        K.Assumptions.push_back(S);
+    addAssumptions(K.Assumptions, Raw[M.Index].Assumptions);
   }
 }
 

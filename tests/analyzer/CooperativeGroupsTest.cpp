@@ -263,7 +263,8 @@ __global__ void m(float *out) {
   ASSERT_TRUE(Out.AddressKnown) << Out.UnknownReason;
   EXPECT_EQ(Out.LaneStrideBytes, std::optional<int64_t>(0));
   ASSERT_FALSE(Out.Assumptions.empty());
-  EXPECT_EQ(Out.Assumptions[0],
+  EXPECT_EQ(Out.Assumptions[0].K, Assumption::Kind::BlockShapeUnknown);
+  EXPECT_EQ(Out.Assumptions[0].Message,
             "block shape unknown: blockDim.x assumed a multiple of 32 (give "
             "it with --block-dim or a launch in this file)");
 }

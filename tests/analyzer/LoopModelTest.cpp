@@ -29,10 +29,14 @@ std::string kernel(const std::string &Body, const std::string &Block = "256") {
          Block + ">>>(o, i, n);\n}\n";
 }
 
-bool mentions(const SnippetAccess &A, const std::string &Text) {
-  return std::any_of(
-      A.Assumptions.begin(), A.Assumptions.end(),
-      [&](const std::string &S) { return S.find(Text) != std::string::npos; });
+/// An assumption of kind \p K whose sentence says \p Text.
+bool mentions(const SnippetAccess &A, Assumption::Kind K,
+              const std::string &Text) {
+  return std::any_of(A.Assumptions.begin(), A.Assumptions.end(),
+                     [&](const Assumption &S) {
+                       return S.K == K &&
+                              S.Message.find(Text) != std::string::npos;
+                     });
 }
 
 TEST(LoopModel, DoLoopCountsTheFirstPassBeforeItsCondition) {
@@ -132,7 +136,8 @@ TEST(LoopModel, DoublingCounterIsRunIterationByIteration) {
   ASSERT_FALSE(Sh.empty());
   for (const SnippetAccess &A : Sh) {
     EXPECT_TRUE(A.Loops.empty());
-    EXPECT_TRUE(mentions(A, "evaluated iteration by iteration (8 iterations)"));
+    EXPECT_TRUE(mentions(A, Assumption::Kind::LoopIterations,
+                         "evaluated iteration by iteration (8 iterations)"));
   }
 }
 
@@ -150,8 +155,9 @@ TEST(LoopModel, DoublingCounterWithARuntimeBoundKeepsItsFirstIteration) {
   EXPECT_FALSE(Sh.Loops[0].Trip);
   EXPECT_FALSE(Sh.Loops[0].StrideBytes);
   EXPECT_FALSE(Sh.ExecutionsPerWarp);
-  EXPECT_TRUE(mentions(Sh, "analyzed for its first iteration (s = 1), which "
-                           "runs whenever the loop runs at all"));
+  EXPECT_TRUE(mentions(Sh, Assumption::Kind::LoopPrefix,
+                       "analyzed for its first iteration (s = 1), which "
+                       "runs whenever the loop runs at all"));
 }
 
 TEST(LoopModel, DoublingCounterBoundedByAnUnknownBlockKeepsTheCertainOnes) {
@@ -167,8 +173,9 @@ TEST(LoopModel, DoublingCounterBoundedByAnUnknownBlockKeepsTheCertainOnes) {
   EXPECT_EQ(Sh.WavefrontsPerRequest, std::optional<double>(12.4));
   ASSERT_EQ(Sh.Loops.size(), 1u);
   EXPECT_EQ(Sh.Loops[0].TripMin, std::optional<int64_t>(5));
-  EXPECT_TRUE(mentions(Sh, "its first 5 iterations (s = 1, 2, 4, 8, 16), "
-                           "which run whatever its bound is"));
+  EXPECT_TRUE(mentions(Sh, Assumption::Kind::LoopPrefix,
+                       "its first 5 iterations (s = 1, 2, 4, 8, 16), "
+                       "which run whatever its bound is"));
 }
 
 TEST(LoopModel, DoublingCounterFromAnUnknownStartHasNoCertainIteration) {
@@ -179,7 +186,7 @@ TEST(LoopModel, DoublingCounterFromAnUnknownStartHasNoCertainIteration) {
                                      "    sh[2 * s * threadIdx.x] = 0.f;"));
   SnippetAccess Sh = R.one("sh");
   EXPECT_FALSE(Sh.BankConflictWays);
-  EXPECT_FALSE(mentions(Sh, "analyzed for its first"));
+  EXPECT_FALSE(hasAssumption(Sh.Assumptions, Assumption::Kind::LoopPrefix));
 }
 
 TEST(LoopModel, BranchOnTheCounterRunsTheLoopIterationByIteration) {
@@ -192,7 +199,8 @@ TEST(LoopModel, BranchOnTheCounterRunsTheLoopIterationByIteration) {
   std::vector<SnippetAccess> Out = R.of("out");
   ASSERT_FALSE(Out.empty());
   for (const SnippetAccess &A : Out)
-    EXPECT_TRUE(mentions(A, "evaluated iteration by iteration (4 iterations)"));
+    EXPECT_TRUE(mentions(A, Assumption::Kind::LoopIterations,
+                         "evaluated iteration by iteration (4 iterations)"));
 }
 
 TEST(LoopModel, RuntimeBoundOfUniformValuesAdvancesTheCounterAfterTheLoop) {

@@ -33,7 +33,7 @@ struct SnippetAccess {
   std::optional<double> SectorsPerRequest, BankConflictWays,
       WavefrontsPerRequest, ExecutionsPerWarp;
   std::vector<LoopFact> Loops; ///< Loop pointers are dead: do not follow
-  std::vector<std::string> Assumptions;
+  AssumptionList Assumptions;
   double ExcessCost = 0; ///< accessExcessCost
   double SameAddressWarps = 1;
   std::optional<VectorizedFacts> Vectorized;
