@@ -36,6 +36,7 @@
 #include "analyzer/LaneArith.h"
 #include "analyzer/SourceText.h"
 #include "analyzer/WarpModel.h"
+#include "analyzer/interp/LValue.h"
 #include "analyzer/interp/LoopModel.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -61,47 +62,6 @@
 namespace cal {
 
 struct HostMemory; // interp/HostImpl.h
-
-namespace interp {
-
-/// Takes back, at the end of its scope, the accesses recorded in it: an
-/// expression evaluated for its value only (a loop's bound, a condition
-/// evaluated already), whose accesses are recorded where it belongs.
-class DiscardAccesses {
-public:
-  explicit DiscardAccesses(std::vector<RawAccess> &Out)
-      : Out(Out), Mark(Out.size()) {}
-  DiscardAccesses(const DiscardAccesses &) = delete;
-  DiscardAccesses &operator=(const DiscardAccesses &) = delete;
-  ~DiscardAccesses() { Out.resize(Mark); }
-
-private:
-  std::vector<RawAccess> &Out;
-  size_t Mark;
-};
-
-/// An lvalue: a local variable (with a field path into it), a place in
-/// memory, or unknown.
-struct LValue {
-  enum Kind { Unknown, Var, Memory } K = Unknown;
-  const clang::VarDecl *VD = nullptr;
-  llvm::SmallVector<const clang::FieldDecl *, 2> Path;
-  const MemRegion *Region = nullptr;
-  std::optional<LaneVec> Offset; // Memory: unset when the address is unknown
-  std::string Why;
-  clang::QualType Type;
-  AssumptionList Assumed;
-
-  void assuming(const AbsValue &V) { addAssumptions(Assumed, V.Assumed); }
-
-  static LValue unknown(std::string Why) {
-    LValue L;
-    L.Why = std::move(Why);
-    return L;
-  }
-};
-
-} // namespace interp
 
 struct Interpreter::Impl {
   using LValue = interp::LValue;
@@ -562,74 +522,10 @@ struct Interpreter::Impl {
   void forgetDropped(const clang::CompoundStmt *CS, unsigned Index);
 
   //===--------------------------------------------------------------------===//
-  // interp/models/CudaBuiltins.cpp
+  // interp/models/*.cpp: CUDA's built-ins, cooperative groups
   //===--------------------------------------------------------------------===//
 
-  AbsValue builtinVar(const clang::Expr *Base, llvm::StringRef Member);
-
-  static bool isDim3Like(clang::QualType T);
-
-  AbsValue dim3Value(clang::QualType T, const std::array<AbsValue, 3> &XYZ);
-
-  /// The symbol of blockIdx.x/y/z or gridDim.x/y/z (\p Dim 0, 1, 2).
-  SymbolId builtinSymbol(llvm::StringRef Var, int Dim);
-
-  /// Linear thread index in the block, threadIdx.x fastest.
-  std::optional<LaneVec> linearTid();
-
-  /// Loads, stores and atomics that take a pointer: __ldg(p), __stcs(p, v),
-  /// atomicAdd(p, v) ...
-  std::optional<AbsValue> memoryIntrinsic(const clang::CallExpr *C,
-                                          llvm::StringRef Name);
-
-  //===--------------------------------------------------------------------===//
-  // interp/models/CooperativeGroups.cpp
-  //===--------------------------------------------------------------------===//
-
-  /// A call of cooperative_groups: a group made (this_thread_block(),
-  /// tiled_partition, coalesced_threads(), this_grid()), a member of one
-  /// (thread_rank(), size(), meta_group_rank() ...), a conversion between
-  /// group types; std::nullopt for anything else.
-  std::optional<AbsValue> cooperativeGroupsCall(const clang::CallExpr *C);
-
-  /// A group type constructed from a group (a thread_block_tile<32> from a
-  /// thread_block_tile<32, thread_block>): the same group.
-  std::optional<AbsValue>
-  cooperativeGroupsConstruct(const clang::CXXConstructExpr *CE);
-
-  /// The group \p E evaluates to: its value where it was followed, else
-  /// what its static type says (groupFromType).
-  AbsValue groupOf(const clang::Expr *E);
-
-  /// A group from its type alone: thread_block, grid_group, a
-  /// thread_block_tile<N, Parent>; a thread_block_tile<N> without its
-  /// place in its parent; unknown for the rest (\p Why).
-  AbsValue groupFromType(clang::QualType T, const std::string &Why,
-                         const clang::Expr *At);
-
-  /// A tile of \p N threads of \p Parent: a power of two up to 32, or up
-  /// to 512 for tiled_partition<N> (\p Static).
-  AbsValue tileOf(const AbsValue &Parent, const AbsValue &N,
-                  const clang::Expr *At, bool Static);
-
-  /// `X % K`, `X / K` of a group's rank (the display walk names a form it
-  /// cannot write exactly after \p E).
-  AbsValue groupArith(clang::BinaryOperatorKind Op, const AbsValue &X,
-                      int64_t K, const clang::Expr *E);
-
-  /// coalesced_threads(): the lanes active now, where they are known.
-  AbsValue coalescedGroup(const clang::Expr *At);
-
-  /// A group's members for the calling lane, evaluated at \p E.
-  AbsValue groupRank(const GroupValue &G, const clang::Expr *E);
-  AbsValue groupSize(const GroupValue &G, const clang::Expr *E);
-  AbsValue groupMetaRank(const GroupValue &G, const clang::Expr *E);
-  AbsValue groupMetaSize(const GroupValue &G, const clang::Expr *E);
-
-  /// `g.Method()` of a group (thread_rank, size, thread_index ...).
-  std::optional<AbsValue> groupMember(const GroupValue &G,
-                                      llvm::StringRef Method,
-                                      const clang::CallExpr *C);
+#include "analyzer/interp/models/ModelMembers.inc"
 
   //===--------------------------------------------------------------------===//
   // interp/Statements.cpp
