@@ -49,6 +49,15 @@ const char *alignmentName(AlignmentFact A) {
   return "unknown";
 }
 
+std::string alignmentConditionText(const std::string &Variable,
+                                   int64_t Modulus) {
+  return Variable + " % " + std::to_string(Modulus) + " == 0";
+}
+
+std::string AlignmentCondition::text() const {
+  return alignmentConditionText(Variable, Modulus);
+}
+
 void sortAccesses(ASTContext &Ctx, AnalysisResult &R);
 
 namespace pipeline {
@@ -299,6 +308,22 @@ KernelAnalysis::PartSums KernelAnalysis::sumParts(const Aggregate &G,
       FootSum += Wt * *M.Footprint;
     }
     addAssumptions(F.Assumptions, M.Assumptions);
+    if (M.AlignedIfParam) {
+      const InstanceMetrics::ParamCondition &P = *M.AlignedIfParam;
+      if (S.CondParam && *S.CondParam != P.Param)
+        S.CondOk = false;
+      S.CondParam = P.Param;
+      for (AlignmentShare Sh : P.Shares) {
+        Sh.Weight *= Wt;
+        S.CondShares.push_back(Sh);
+      }
+    } else {
+      S.CondOk = S.CondOk && M.ResidueExact;
+      AlignmentShare Sh;
+      Sh.Weight = Wt;
+      Sh.SectorsAt.fill(M.Sectors);
+      S.CondShares.push_back(Sh);
+    }
   }
   if (FootW > 0)
     S.Foot = FootSum / FootW;
@@ -364,7 +389,37 @@ void KernelAnalysis::alignmentFacts(const Aggregate &G, const PartSums &S,
                                            : AlignmentFact::Varies;
     if (S.Mis.size() == 1 && *S.Mis.begin() != 0)
       F.AssumedMisalignBytes = *S.Mis.begin();
+    if (F.AssumedAlignment == AlignmentFact::Aligned && S.CondOk &&
+        S.CondParam)
+      alignmentCondition(S, F);
   }
+}
+
+void KernelAnalysis::alignmentCondition(const PartSums &S,
+                                        AccessFacts &F) const {
+  std::optional<AlignedIf> If = alignedIf(S.CondShares);
+  if (!If)
+    return;
+  AlignmentCondition C;
+  C.Variable = Syms.get(*S.CondParam).Name;
+  C.Modulus = If->Modulus;
+  C.SectorsIfNotMin = If->SectorsIfNotMin;
+  C.SectorsIfNotMax = If->SectorsIfNotMax;
+  C.RowPitch = !If->SameInEveryWarp;
+  C.VectorModulus = If->VectorModulus;
+  // The warps' statements of it, one for the strictest, where the first was.
+  Assumption Merged = offsetConditionAssumption(C.Variable, C.Modulus);
+  auto Of = [&](const Assumption &A) {
+    return A.K == Assumption::Kind::OffsetAlignmentUnknown &&
+           A.Subject == C.Variable;
+  };
+  auto First = std::find_if(F.Assumptions.begin(), F.Assumptions.end(), Of);
+  if (First != F.Assumptions.end()) {
+    *First = Merged;
+    F.Assumptions.erase(std::remove_if(First + 1, F.Assumptions.end(), Of),
+                        F.Assumptions.end());
+  }
+  F.AlignedIf = std::move(C);
 }
 
 void KernelAnalysis::contiguityFacts(const Aggregate &G, const PartSums &S,

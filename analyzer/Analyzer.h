@@ -87,6 +87,41 @@ struct KernelInfo {
 
 enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };
 
+/// Where the alignment of the warp's run rests on one kernel parameter times
+/// a known constant (in each warp), the rest of its offset aligned: the run
+/// starts on a 32-byte boundary iff Variable % Modulus == 0.
+///
+///   in[i + s]          floats, 256 threads    s % 8 == 0   (else 5 sectors
+///                                                           per request, not 4)
+///   in[i + 4 * s]      floats                 s % 2 == 0
+///   in[i + s]          chars                  s % 32 == 0
+///   in[y * p + x]      32 x 8, warp w on row  p % 8 == 0   (from the odd
+///                      y = 8 * blockIdx.y + w                rows)
+///
+/// Over the block's warps, the strictest: the least common multiple of
+/// their moduli (analyzer/WarpModel.h, alignedIf).
+struct AlignmentCondition {
+  std::string Variable;
+  int64_t Modulus = 1;
+  /// Sectors per request when it does not hold (averaged over the warps and
+  /// iterations as SectorsPerRequest is): the fewest and the most over the
+  /// values of Variable that fail it; equal when they all cost the same (5
+  /// for a 128-byte run of floats).
+  double SectorsIfNotMin = 0, SectorsIfNotMax = 0;
+  /// No lane's address faults (is off a multiple of its size) iff Variable
+  /// % VectorModulus == 0; 1: no value faults. A float4 from `in + s`:
+  /// s % 4 == 0 (s % 8 == 0 aligns the run); SectorsIfNot* are over the
+  /// failing values that do not fault.
+  int64_t VectorModulus = 1;
+  /// The block's warps start at different multiples of Variable (a runtime
+  /// row pitch, the warps on different rows), not all at the same (a shift).
+  bool RowPitch = false;
+  /// "s % 8 == 0"
+  std::string text() const;
+};
+std::string alignmentConditionText(const std::string &Variable,
+                                   int64_t Modulus);
+
 /// A loop around an access.
 struct LoopFact {
   const clang::Stmt *Loop = nullptr;
@@ -236,6 +271,10 @@ struct AccessFacts {
   /// multiples of 32 bytes, and how far off a boundary the run then starts.
   AlignmentFact AssumedAlignment = AlignmentFact::Unknown;
   std::optional<int64_t> AssumedMisalignBytes;
+  /// When Alignment is unknown because of one kernel parameter (`in[i +
+  /// s]`) and the run is aligned when it is a multiple of 32 bytes: the
+  /// condition on the parameter.
+  std::optional<AlignmentCondition> AlignedIf;
   /// Every lane's address is a multiple of its access size (false: a
   /// vector access that faults).
   std::optional<bool> VectorAligned;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace cal {
 
@@ -223,6 +224,73 @@ RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
 Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,
                       const std::vector<int64_t> &BaseShift) {
   return countSectorsAndBytes(R, BaseResidue, BaseShift);
+}
+
+std::optional<AlignmentShare>
+alignmentShare(const WarpRequest &R,
+               const std::vector<std::pair<int64_t, double>> &Known,
+               int64_t Coeff) {
+  double TotalW = 0;
+  for (const auto &[Residue, W] : Known) {
+    if (!costOf(R, Residue).StartsAligned)
+      return std::nullopt;
+    TotalW += W;
+  }
+  if (TotalW <= 0)
+    return std::nullopt;
+  AlignmentShare S;
+  S.Coeff = Coeff;
+  int64_t G = std::gcd(floorMod(Coeff, SectorBytes), SectorBytes);
+  for (int64_t Off = 0; Off < SectorBytes; Off += G) {
+    double Sectors = 0;
+    for (const auto &[Residue, W] : Known) {
+      RequestCost C = costOf(R, floorMod(Residue + Off, SectorBytes));
+      Sectors += W * C.Sectors;
+      S.FaultsAt[Off] = S.FaultsAt[Off] || !C.VectorAligned;
+    }
+    S.SectorsAt[Off] = Sectors / TotalW;
+  }
+  return S;
+}
+
+std::optional<AlignedIf> alignedIf(const std::vector<AlignmentShare> &Shares) {
+  AlignedIf C;
+  double TotalW = 0;
+  for (const AlignmentShare &S : Shares) {
+    C.Modulus = std::lcm(
+        C.Modulus,
+        SectorBytes / std::gcd(floorMod(S.Coeff, SectorBytes), SectorBytes));
+    TotalW += S.Weight;
+    C.SameInEveryWarp =
+        C.SameInEveryWarp && floorMod(S.Coeff, SectorBytes) ==
+                                 floorMod(Shares.front().Coeff, SectorBytes);
+  }
+  if (C.Modulus == 1 || TotalW <= 0)
+    return std::nullopt;
+  auto At = [](const AlignmentShare &S, int64_t U) {
+    return floorMod(floorMod(S.Coeff, SectorBytes) * U, SectorBytes);
+  };
+  auto Faults = [&](int64_t U) {
+    return llvm::any_of(Shares, [&](const AlignmentShare &S) {
+      return S.FaultsAt[At(S, U)];
+    });
+  };
+  // The values that do not fault are the multiples of the first (each
+  // share's offset a multiple of the access size is a subgroup).
+  while (C.VectorModulus < C.Modulus && Faults(C.VectorModulus))
+    ++C.VectorModulus;
+  C.SectorsIfNotMin = 1e18;
+  for (int64_t U = C.VectorModulus; U < C.Modulus; U += C.VectorModulus) {
+    double Sectors = 0;
+    for (const AlignmentShare &S : Shares)
+      Sectors += S.Weight * S.SectorsAt[At(S, U)];
+    Sectors /= TotalW;
+    C.SectorsIfNotMin = std::min(C.SectorsIfNotMin, Sectors);
+    C.SectorsIfNotMax = std::max(C.SectorsIfNotMax, Sectors);
+  }
+  if (C.SectorsIfNotMin > C.SectorsIfNotMax)
+    C.SectorsIfNotMin = C.SectorsIfNotMax = 0;
+  return C;
 }
 
 } // namespace cal

@@ -85,6 +85,52 @@ Footprint footprintOf(const WarpRequest &R, int64_t BaseResidue,
 /// The number of phases a shared access of \p Bytes per lane is served in.
 unsigned sharedPhases(unsigned Bytes);
 
+/// A request whose start is known up to one term Coeff * u, u an unknown
+/// integer (a kernel parameter `s` in `in[i + s]`: Coeff 4 for floats), for
+/// one warp: its weight among the warps, Coeff, and its sectors per request
+/// by the offset the term adds (bytes, modulo 32), averaged over the known
+/// residues of the rest of its start, and whether a lane's address is then
+/// not a multiple of its size (a vector access that faults) in some case.
+struct AlignmentShare {
+  double Weight = 1;
+  int64_t Coeff = 0;
+  std::array<double, 32> SectorsAt{};
+  std::array<bool, 32> FaultsAt{};
+};
+/// The share of \p R whose start is one of \p Known (residue, weight) plus
+/// \p Coeff * u; std::nullopt when a known residue does not start aligned by
+/// itself (then no u aligns every case, and there is no condition to state).
+std::optional<AlignmentShare>
+alignmentShare(const WarpRequest &R,
+               const std::vector<std::pair<int64_t, double>> &Known,
+               int64_t Coeff);
+
+/// The condition under which every warp's run starts on a sector boundary,
+/// from each warp's share:
+///
+///   warp w aligned  <=>  Coeff_w * u = 0 (mod 32)  <=>  u = 0 (mod m_w),
+///                        m_w = 32 / gcd(Coeff_w, 32)
+///   every warp      <=>  u = 0 (mod lcm of the m_w)
+///
+/// (`in[i + s]` over floats: s % 8 == 0; a warp on rows w of a runtime pitch
+/// `p`, 4 * w * p: p % 8 == 0, from the odd rows.) For each u that fails
+/// (1 .. m - 1: the shares repeat with period m), the weighted average of
+/// the warps' sectors at their offsets Coeff_w * u; the fewest and the most
+/// over those u that leave every lane's address a multiple of its size.
+/// std::nullopt when m is 1 (every warp aligned whatever u).
+/// VectorModulus: no lane's address faults iff u % VectorModulus == 0 (1:
+/// never; float4 loads from `in + s`: s % 4 == 0, where s % 8 == 0 aligns
+/// the run). SameInEveryWarp: u moves every warp's start alike (a shift of
+/// the data, not a row pitch that the warps start at different multiples
+/// of).
+struct AlignedIf {
+  int64_t Modulus = 1;
+  double SectorsIfNotMin = 0, SectorsIfNotMax = 0;
+  int64_t VectorModulus = 1;
+  bool SameInEveryWarp = true;
+};
+std::optional<AlignedIf> alignedIf(const std::vector<AlignmentShare> &Shares);
+
 } // namespace cal
 
 #endif

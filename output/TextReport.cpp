@@ -240,6 +240,13 @@ AccessExplanation explainAccess(const AccessFacts &F, const AnalysisResult &R) {
       Note(number(*F.SectorsPerRequest) + " sectors per request, " +
            percent(F.SectorUtilization.value_or(0)) +
            " sector utilization; run " + alignmentName(F.Alignment));
+    if (F.AlignedIf)
+      Note("run aligned only if `" + F.AlignedIf->text() + "`; otherwise " +
+           number(F.AlignedIf->SectorsIfNotMin) +
+           (F.AlignedIf->SectorsIfNotMax > F.AlignedIf->SectorsIfNotMin + 0.01
+                ? " to " + number(F.AlignedIf->SectorsIfNotMax)
+                : std::string()) +
+           " sectors per request");
     if (F.BankConflictWays)
       Note(number(*F.WavefrontsPerRequest) + " wavefronts per request: " +
            number(*F.BankConflictWays) + "-way bank conflict");

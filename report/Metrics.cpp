@@ -38,6 +38,20 @@ json metricsJson(const AccessFacts &F) {
     M["aligned"] = nullptr;
   }
   M["misalign_bytes"] = optNumber(F.MisalignBytes);
+  // (Only where the alignment rests on one kernel parameter.)
+  if (const std::optional<AlignmentCondition> &C = F.AlignedIf) {
+    M["aligned_if"] = {
+        {"condition", C->text()},
+        {"variable", C->Variable},
+        {"modulus", C->Modulus},
+        {"row_pitch", C->RowPitch},
+        {"sectors_per_request_if_not", jsonNumber(C->SectorsIfNotMax)},
+        {"sectors_per_request_if_not_min", jsonNumber(C->SectorsIfNotMin)},
+        {"vector_aligned_if",
+         C->VectorModulus > 1
+             ? json(alignmentConditionText(C->Variable, C->VectorModulus))
+             : json(nullptr)}};
+  }
   M["wavefronts_per_request"] = optNumber(F.WavefrontsPerRequest);
   M["bank_conflict_ways"] = optNumber(F.BankConflictWays);
   M["emitted_bytes"] = F.Emitted.Bytes ? json(F.Emitted.Bytes) : json(nullptr);

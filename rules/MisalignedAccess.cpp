@@ -10,11 +10,15 @@
 #include "rules/MisalignedAccess.h"
 
 #include <algorithm>
-
 #include <cstdlib>
+#include <map>
+#include <numeric>
+#include <tuple>
 
 #include "rules/RuleUtil.h"
 #include "rules/Suggest.h"
+
+#include "clang/Basic/SourceManager.h"
 
 namespace cal {
 
@@ -52,7 +56,9 @@ const RuleInfo &MisalignedAccess::info() const {
       "per request; in some of its requests, by a compile-time row pitch or "
       "loop step that is not a multiple of 32 bytes: a note), or a vector "
       "access at an address proven not to be a multiple of its size (a "
-      "fault).",
+      "fault); and, as a note, a run that starts on a boundary only under a "
+      "condition on a kernel parameter (`in[i + s]` over floats: `s % 8 == "
+      "0`), with the sectors per request when it fails.",
       "A contiguous warp run that does not start on a 32-byte boundary spills "
       "into one more sector: `in[k + 1]` over floats takes 5 sectors per "
       "request instead of 4 (Nsight Compute on an H200). It cost no "
@@ -62,7 +68,16 @@ const RuleInfo &MisalignedAccess::info() const {
       "`in[i - 1]`, `in[i]`, `in[i + 1]` share their sectors, so there it is "
       "only a note. A vector access (float2, float4, int4, ...) at an "
       "address that is not a multiple of its size is not slow but wrong: it "
-      "faults with a misaligned address error, so that is an error.",
+      "faults with a misaligned address error, so that is an error. Where "
+      "the run's start rests on a kernel parameter times a constant, the "
+      "rest aligned, the tool does not guess the value: it states the "
+      "condition for the run to be aligned (a multiple of 32 bytes / "
+      "gcd(the parameter's coefficient in bytes, 32): `s % 8` for floats, "
+      "`s % 32` for chars, `s % 2` for `in[i + 4 * s]`) and what failing it "
+      "costs; not for a runtime row pitch (`in[y * w + x]`: nearly every 2-D "
+      "kernel has one, by convention a multiple of 8 elements), nor where a "
+      "failing value would make the access fault, nor where a neighbouring "
+      "load shares the extra sector.",
       Bad,
       Good,
       {},
@@ -94,11 +109,89 @@ static std::optional<int64_t> contiguousRunBytes(const AccessFacts &F) {
   return int64_t(Offsets.size()) * F.BytesPerLane;
 }
 
+/// A load in a loop that slides the warp's run by less than a sector (a
+/// stencil's window `in[i + d]`): the neighbouring iterations read the
+/// sectors of the misaligned ends too, as a neighbour in the same iteration
+/// would.
+static bool slidesBySubSector(const AccessFacts &F) {
+  return F.Kind == AccessKind::Load && !F.Loops.empty() &&
+         F.Loops.back().StrideBytes && *F.Loops.back().StrideBytes != 0 &&
+         std::abs(*F.Loops.back().StrideBytes) < 32 &&
+         !(F.Loops.back().Trip && *F.Loops.back().Trip < 2);
+}
+
+/// Where an access's place (its spelling, whatever the instantiation) and a
+/// parameter go, the strictest modulus the configurations there need of it.
+using StrictestConditions =
+    std::map<std::tuple<unsigned, std::string, std::string>, int64_t>;
+
+static std::tuple<unsigned, std::string, std::string>
+conditionPlace(const RuleContext &Ctx, const AccessFacts &F) {
+  clang::SourceLocation L =
+      Ctx.Ctx.getSourceManager().getFileLoc(F.E->getBeginLoc());
+  return {L.getRawEncoding(), F.Array, F.AlignedIf->Variable};
+}
+
+/// The run starts on a sector boundary only under a condition on a kernel
+/// parameter (`in[i + s]`: s % 8 == 0), and costs more sectors when it does
+/// not hold: a note with both. Quiet where the parameter is a runtime row
+/// pitch (`in[y * w + x]`: nearly every 2-D kernel, whose pitches are
+/// multiples of 8 elements by convention, as cudaMallocPitch makes them),
+/// where a failing value would make the access fault (narrower than its size
+/// past a boundary: the fault, not the sector, would be the news), where
+/// every failing value costs nothing more, and where a neighbouring load
+/// shares the extra sector (a stencil's window, in the same iteration or
+/// the loop's next).
+static void conditionNote(const RuleContext &Ctx, const AccessFacts &F,
+                          const RuleInfo &Info,
+                          const StrictestConditions &Strictest,
+                          std::vector<Finding> &Out) {
+  const AlignmentCondition &C = *F.AlignedIf;
+  if (F.Space != MemSpace::Global || C.RowPitch || !F.SectorsPerRequest ||
+      C.SectorsIfNotMin <= *F.SectorsPerRequest + 0.01 ||
+      F.Neighbour != nullptr || slidesBySubSector(F) ||
+      C.VectorModulus > 1)
+    return;
+  Finding R = makeFinding(Ctx, F, Info);
+  R.Sev = Severity::Note;
+  std::string Cost =
+      std::abs(C.SectorsIfNotMax - C.SectorsIfNotMin) < 0.01
+          ? number(C.SectorsIfNotMax)
+          : number(C.SectorsIfNotMin) + " to " + number(C.SectorsIfNotMax);
+  int64_t All = Strictest.at(conditionPlace(Ctx, F));
+  R.Message = "`" + F.Array +
+              "`: the run is sector-aligned only if `" + C.text() + "`" +
+              (All != C.Modulus ? " (`" +
+                                      alignmentConditionText(C.Variable, All) +
+                                      "` in every configuration here)"
+                                : std::string()) +
+              "; otherwise " + Cost + " sectors per request instead of " +
+              number(*F.SectorsPerRequest);
+  if (std::abs(C.SectorsIfNotMax - C.SectorsIfNotMin) >= 0.01)
+    R.Notes.push_back("how many more depends on `" + C.Variable + " % " +
+                      std::to_string(C.Modulus) +
+                      "`: the block's warps start at different multiples of "
+                      "it, or the loop's iterations do");
+  addCommonNotes(Ctx, F, R);
+  Out.push_back(std::move(R));
+}
+
 void MisalignedAccess::check(const RuleContext &Ctx,
                              std::vector<Finding> &Out) const {
+  StrictestConditions Strictest;
+  for (const AccessFacts &F : Ctx.Result.Accesses)
+    if (F.AlignedIf) {
+      // Aligned in every configuration iff a multiple of each modulus.
+      int64_t &M = Strictest[conditionPlace(Ctx, F)];
+      M = M ? std::lcm(M, F.AlignedIf->Modulus) : F.AlignedIf->Modulus;
+    }
   for (const AccessFacts &F : Ctx.Result.Accesses) {
     if (!F.AddressKnown || F.Space == MemSpace::Local)
       continue;
+    if (F.AlignedIf) {
+      conditionNote(Ctx, F, info(), Strictest, Out);
+      continue;
+    }
     // A vector access at an address not a multiple of its size: a fault.
     if (F.VectorAligned && !*F.VectorAligned && F.BytesPerLane > 1) {
       Finding R = makeFinding(Ctx, F, info());
@@ -141,15 +234,7 @@ void MisalignedAccess::check(const RuleContext &Ctx,
       continue;
     Finding R = makeFinding(Ctx, F, info());
     bool Covered = F.Neighbour != nullptr;
-    // A load in a loop that slides the warp's run by less than a sector (a
-    // stencil's window `in[i + d]`): the neighbouring iterations read the
-    // sectors of the misaligned ends too, as a neighbour in the same
-    // iteration would.
-    bool Sliding = !Covered && F.Kind == AccessKind::Load && !F.Loops.empty() &&
-                   F.Loops.back().StrideBytes &&
-                   *F.Loops.back().StrideBytes != 0 &&
-                   std::abs(*F.Loops.back().StrideBytes) < 32 &&
-                   !(F.Loops.back().Trip && *F.Loops.back().Trip < 2);
+    bool Sliding = !Covered && slidesBySubSector(F);
     // In some requests only: a fraction of a sector per request on average.
     R.Sev = Covered || Sliding || !Always ? Severity::Note : Severity::Warning;
     std::optional<int64_t> MisBytes =

@@ -89,6 +89,14 @@ struct InstanceMetrics {
   std::vector<std::pair<unsigned, int64_t>> RunModulusAt;
   std::vector<LoopFact> Loops;
   AssumptionList Assumptions;
+  /// The run's start is known up to one kernel parameter times a constant
+  /// (per warp, where the walk stands for several), the rest aligned
+  /// (offsetAlignment()): the parameter and the warps' shares (alignedIf()).
+  struct ParamCondition {
+    SymbolId Param;
+    std::vector<AlignmentShare> Shares;
+  };
+  std::optional<ParamCondition> AlignedIfParam;
   unsigned ActiveLanes = 0;
   /// Warps of the block whose lanes compute the same addresses for this
   /// access at the same time (sameAddressWarps).
@@ -102,11 +110,20 @@ struct ResidueCase {
 
 /// The values \p S takes modulo \p Mod, with their frequencies. Terms that
 /// are not loop counters with known trip counts (a parameter times an odd
-/// number, an opaque load) make the result inexact: they are taken as 0.
+/// number, an opaque load) make the result inexact: they are taken as 0,
+/// named in \p Unknown (and given in \p UnknownTerms).
 std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
                                   int64_t Mod, bool &Exact,
                                   std::vector<std::string> &Unknown,
-                                  bool *DataDependent = nullptr);
+                                  bool *DataDependent = nullptr,
+                                  std::vector<Poly::Term> *UnknownTerms =
+                                      nullptr);
+
+/// What an access's alignment rests on where it is known up to a kernel
+/// parameter `s`: "alignment of `s` unknown; the run starts on a 32-byte
+/// boundary only if `s % 8 == 0`, taken to hold".
+Assumption offsetConditionAssumption(const std::string &Param,
+                                     int64_t Modulus);
 
 /// Whether a loop's iterations may run in any order: every variable from
 /// outside the loop that it writes is only accumulated with a commutative
@@ -186,6 +203,13 @@ private:
     unsigned Aligned = 0, Misaligned = 0, VecOk = 0, VecBad = 0;
     bool ResidueExact = true, HasBanks = true, DataDependent = false;
     std::set<int64_t> Mis;
+    /// The parts' conditions on a parameter (InstanceMetrics::AlignedIfParam)
+    /// together: CondOk while every part whose start is inexact has one, on
+    /// the same parameter; their shares weighted by the parts' weights, a
+    /// part with an exact start a share the parameter does not move.
+    bool CondOk = true;
+    std::optional<SymbolId> CondParam;
+    std::vector<AlignmentShare> CondShares;
     std::optional<double> Foot;
   };
 
@@ -242,6 +266,9 @@ private:
   void requestFacts(const Aggregate &G, const PartSums &S,
                     AccessFacts &F) const;
   /// Proven alignment, or what the stated assumptions give.
+  /// The parts' condition on a parameter (AccessFacts::AlignedIf), and the
+  /// assumption that states it.
+  void alignmentCondition(const PartSums &S, AccessFacts &F) const;
   void alignmentFacts(const Aggregate &G, const PartSums &S,
                       AccessFacts &F) const;
   /// Per-thread contiguity, run starts, footprint.
@@ -288,12 +315,30 @@ private:
                   const std::set<std::string> &LargeSymbols,
                   InstanceMetrics &M);
   /// The values the run's start takes modulo 32 bytes, with what the
-  /// alignment rests on.
+  /// base's alignment rests on; the terms whose alignment is not known in
+  /// \p Unknown (taken as 0).
   std::vector<ResidueCase> baseResidues(const RawAccess &A, const Poly &Base,
-                                        InstanceMetrics &M);
+                                        InstanceMetrics &M,
+                                        std::vector<Poly::Term> &Unknown);
   /// The warp model's cost, averaged over the residues.
   void requestCosts(const RawAccess &A, const WarpRequest &Req,
                     const std::vector<ResidueCase> &Cases, InstanceMetrics &M);
+  /// What the terms \p Unknown of the run's start rest on: where they are
+  /// one kernel parameter times a constant and the rest is aligned, the
+  /// condition on the parameter (M.AlignedIfParam); stated as an assumption.
+  void offsetAlignment(const RawAccess &A, const WarpRequest &Req,
+                       const Poly &Base,
+                       const std::vector<ResidueCase> &Cases,
+                       const std::vector<Poly::Term> &Unknown,
+                       InstanceMetrics &M);
+  /// That condition, where there is one: the one unknown term a kernel
+  /// parameter times a constant (per warp: or times the warp's position in
+  /// the block), and every case of the rest aligned.
+  std::optional<InstanceMetrics::ParamCondition>
+  parameterCondition(const RawAccess &A, const WarpRequest &Req,
+                     const Poly &Base, const std::vector<ResidueCase> &Cases,
+                     const std::vector<Poly::Term> &Unknown,
+                     const InstanceMetrics &M) const;
   void runStartAligned16(const RawAccess &A, const WarpRequest &Req,
                          const Poly &Base, InstanceMetrics &M);
   void runStartModulus(const RawAccess &A, const WarpRequest &Req,

@@ -26,13 +26,22 @@ namespace pipeline {
 
 using namespace clang;
 
+/// A term as the assumptions name it: its symbols, `M*N`.
+static std::string termName(const Poly::Term &T, const SymbolTable &Syms) {
+  std::string Name;
+  for (SymbolId X : T.Mono)
+    Name += (Name.empty() ? "" : "*") + Syms.get(X).Name;
+  return Name;
+}
+
 /// The values \p S takes modulo \p Mod, with their frequencies. Terms that
 /// are not loop counters with known trip counts (a parameter times an odd
 /// number, an opaque load) make the result inexact: they are taken as 0.
 std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
                                   int64_t Mod, bool &Exact,
                                   std::vector<std::string> &Unknown,
-                                  bool *DataDependent) {
+                                  bool *DataDependent,
+                                  std::vector<Poly::Term> *UnknownTerms) {
   Exact = true;
   struct Enum {
     int64_t Coeff;
@@ -61,15 +70,14 @@ std::vector<ResidueCase> residues(const Poly &S, const SymbolTable &Syms,
       }
     }
     Exact = false;
-    std::string Name;
-    for (SymbolId X : T.Mono) {
-      Name += (Name.empty() ? "" : "*") + Syms.get(X).Name;
-      // A value the code computed or loaded (`cur[b]` indexing 2040-byte
-      // structs), not a size: nothing makes its offset a multiple of 32.
+    // A value the code computed or loaded (`cur[b]` indexing 2040-byte
+    // structs), not a size: nothing makes its offset a multiple of 32.
+    for (SymbolId X : T.Mono)
       if (Syms.get(X).Kind == SymbolKind::Opaque && DataDependent)
         *DataDependent = true;
-    }
-    Unknown.push_back(Name);
+    Unknown.push_back(termName(T, Syms));
+    if (UnknownTerms)
+      UnknownTerms->push_back(T);
   }
   std::map<int64_t, double> Count;
   Count[floorMod(S.constant(), Mod)] = 1;
@@ -120,9 +128,11 @@ InstanceMetrics KernelAnalysis::measure(const RawAccess &A) {
   laneLayout(A, Req, LargeSymbols, M);
   // Where the warp's run starts, modulo 32 bytes.
   Poly Base = A.Offset->lane(Ref);
-  std::vector<ResidueCase> Cases = baseResidues(A, Base, M);
+  std::vector<Poly::Term> Unknown;
+  std::vector<ResidueCase> Cases = baseResidues(A, Base, M, Unknown);
   M.Known = true;
   requestCosts(A, Req, Cases, M);
+  offsetAlignment(A, Req, Base, Cases, Unknown, M);
   runStartAligned16(A, Req, Base, M);
   runStartModulus(A, Req, Base, M);
   // Loops: how the address moves per iteration, contiguity and footprint.
@@ -248,9 +258,10 @@ void KernelAnalysis::laneLayout(const RawAccess &A, const WarpRequest &Req,
     M.LaneStride = Stride;
 }
 
-std::vector<ResidueCase> KernelAnalysis::baseResidues(const RawAccess &A,
-                                                      const Poly &Base,
-                                                      InstanceMetrics &M) {
+std::vector<ResidueCase>
+KernelAnalysis::baseResidues(const RawAccess &A, const Poly &Base,
+                             InstanceMetrics &M,
+                             std::vector<Poly::Term> &Unknown) {
   if (A.Region->BaseAlign >= SectorBytes) {
     if (A.Region->AlignAssumed)
       addAssumption(
@@ -269,9 +280,10 @@ std::vector<ResidueCase> KernelAnalysis::baseResidues(const RawAccess &A,
                        "` unknown; assumed 32-byte aligned"});
   }
   bool Exact = true;
-  std::vector<std::string> UnknownTerms;
-  std::vector<ResidueCase> Cases = residues(
-      Base, Syms, SectorBytes, Exact, UnknownTerms, &M.ResidueDataDependent);
+  std::vector<std::string> Names;
+  std::vector<ResidueCase> Cases =
+      residues(Base, Syms, SectorBytes, Exact, Names,
+               &M.ResidueDataDependent, &Unknown);
   // Shared memory: the base only rotates the banks (for accesses of whole
   // words); what is unknown of it changes nothing.
   if (!Exact && A.Region->Space == MemSpace::Shared && A.Bytes >= 4) {
@@ -281,20 +293,118 @@ std::vector<ResidueCase> KernelAnalysis::baseResidues(const RawAccess &A,
         Base.withoutConstant().isConstant() ? Base : Poly(Base.constant()),
         Syms, SectorBytes, Exact, Ignored);
     Exact = true;
+    Unknown.clear();
   }
-  if (!Exact) {
+  if (!Exact)
     M.ResidueExact = false;
-    std::string Names, Subject;
-    for (const std::string &N : UnknownTerms) {
-      Names += (Names.empty() ? "`" : ", `") + N + "`";
-      Subject += (Subject.empty() ? "" : ", ") + N;
-    }
-    addAssumption(M.Assumptions,
-                  {Assumption::Kind::OffsetAlignmentUnknown, Subject,
-                   "alignment of " + Names +
-                       " unknown; its offset assumed a multiple of 32 bytes"});
-  }
   return Cases;
+}
+
+Assumption offsetConditionAssumption(const std::string &Param,
+                                     int64_t Modulus) {
+  return {Assumption::Kind::OffsetAlignmentUnknown, Param,
+          "alignment of `" + Param +
+              "` unknown; the run starts on a 32-byte boundary only if `" +
+              alignmentConditionText(Param, Modulus) + "`, taken to hold"};
+}
+
+/// (residue, weight) of each case.
+static std::vector<std::pair<int64_t, double>>
+knownResidues(const std::vector<ResidueCase> &Cases) {
+  std::vector<std::pair<int64_t, double>> Known;
+  for (const ResidueCase &C : Cases)
+    Known.push_back({C.Residue, C.Weight});
+  return Known;
+}
+
+std::optional<InstanceMetrics::ParamCondition>
+KernelAnalysis::parameterCondition(const RawAccess &A, const WarpRequest &Req,
+                                   const Poly &Base,
+                                   const std::vector<ResidueCase> &Cases,
+                                   const std::vector<Poly::Term> &Unknown,
+                                   const InstanceMetrics &M) const {
+  // `in[i + s]`: one unknown term, a kernel parameter times a constant; the
+  // base's own alignment known, the lanes a constant distance apart, no
+  // loaded value in the start.
+  if (Unknown.size() != 1 || A.Region->Space == MemSpace::Shared ||
+      A.Region->BaseAlign < SectorBytes || M.Groups != 1 ||
+      M.ResidueDataDependent)
+    return std::nullopt;
+  const Poly::Term &T = Unknown.front();
+  std::optional<SymbolId> Param, Warp;
+  for (SymbolId S : T.Mono) {
+    const SymbolInfo &I = Syms.get(S);
+    if (I.Kind == SymbolKind::Param && !Param)
+      Param = S;
+    else if (I.Kind == SymbolKind::WarpPos && !Warp && I.Min && I.Max &&
+             *I.Max >= *I.Min && *I.Max - *I.Min < MaxEnumeratedIterations)
+      Warp = S;
+    else
+      return std::nullopt;
+  }
+  if (!Param)
+    return std::nullopt;
+  InstanceMetrics::ParamCondition P{*Param, {}};
+  if (!Warp) {
+    auto Sh = alignmentShare(Req, knownResidues(Cases), T.Coeff);
+    if (!Sh)
+      return std::nullopt;
+    P.Shares.push_back(*Sh);
+  } else {
+    // The walk stands for the block's warps (`p * w` on row w of a
+    // runtime pitch): each warp's start is the rest plus its own multiple
+    // of the parameter.
+    const SymbolInfo &W = Syms.get(*Warp);
+    for (int64_t V = *W.Min; V <= *W.Max; ++V) {
+      std::optional<Poly> BV = Base.substitute(*Warp, V);
+      if (!BV)
+        return std::nullopt;
+      bool Exact = true;
+      std::vector<std::string> Names;
+      std::vector<Poly::Term> Left;
+      std::vector<ResidueCase> CasesV =
+          residues(*BV, Syms, SectorBytes, Exact, Names, nullptr, &Left);
+      if (Left.size() > 1 ||
+          (Left.size() == 1 && Left.front().Mono != Monomial{*Param}))
+        return std::nullopt;
+      auto Sh = alignmentShare(Req, knownResidues(CasesV),
+                               Left.empty() ? 0 : Left.front().Coeff);
+      if (!Sh)
+        return std::nullopt;
+      P.Shares.push_back(*Sh);
+    }
+    for (AlignmentShare &Sh : P.Shares)
+      Sh.Weight = 1.0 / double(P.Shares.size());
+  }
+  if (!alignedIf(P.Shares))
+    return std::nullopt;
+  return P;
+}
+
+void KernelAnalysis::offsetAlignment(const RawAccess &A,
+                                     const WarpRequest &Req, const Poly &Base,
+                                     const std::vector<ResidueCase> &Cases,
+                                     const std::vector<Poly::Term> &Unknown,
+                                     InstanceMetrics &M) {
+  if (Unknown.empty())
+    return;
+  if (auto P = parameterCondition(A, Req, Base, Cases, Unknown, M)) {
+    addAssumption(M.Assumptions,
+                  offsetConditionAssumption(Syms.get(P->Param).Name,
+                                            alignedIf(P->Shares)->Modulus));
+    M.AlignedIfParam = std::move(*P);
+    return;
+  }
+  std::string Names, Subject;
+  for (const Poly::Term &U : Unknown) {
+    std::string N = termName(U, Syms);
+    Names += (Names.empty() ? "`" : ", `") + N + "`";
+    Subject += (Subject.empty() ? "" : ", ") + N;
+  }
+  addAssumption(M.Assumptions,
+                {Assumption::Kind::OffsetAlignmentUnknown, Subject,
+                 "alignment of " + Names +
+                     " unknown; its offset assumed a multiple of 32 bytes"});
 }
 
 void KernelAnalysis::requestCosts(const RawAccess &A, const WarpRequest &Req,

@@ -101,4 +101,25 @@ void host(const float *in, float *out, int s) {
   EXPECT_EQ(O->Subject, "s*blockIdx.y");
 }
 
+// One parameter in the offset, the rest aligned: the record is about the
+// parameter and says the condition the facts compute (aligned_if).
+TEST(Assumption, ConditionOnAParameterIsAboutIt) {
+  SnippetResult R = runOnCode(R"cu(
+__global__ void k(const float *in, float *out, int s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + s];
+}
+void host(const float *in, float *out, int s) { k<<<64, 256>>>(in, out, s); }
+)cu");
+  SnippetAccess In = R.one("in");
+  ASSERT_TRUE(In.AlignedIf);
+  EXPECT_EQ(In.AlignedIf->text(), "s % 8 == 0");
+  const Assumption *O = find(In, Assumption::Kind::OffsetAlignmentUnknown);
+  ASSERT_TRUE(O);
+  EXPECT_EQ(O->Subject, "s");
+  EXPECT_EQ(O->Message, "alignment of `s` unknown; the run starts on a "
+                        "32-byte boundary only if `s % 8 == 0`, taken to "
+                        "hold");
+}
+
 } // namespace

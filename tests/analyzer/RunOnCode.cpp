@@ -83,6 +83,7 @@ SnippetResult runOnCode(const std::string &Code,
           A.ExecutionsPerWarp = F.ExecutionsPerWarp;
           A.Loops = F.Loops;
           A.Assumptions = F.Assumptions;
+          A.AlignedIf = F.AlignedIf;
           A.ExcessCost = accessExcessCost(F);
           A.SameAddressWarps = F.SameAddressWarps;
           A.Vectorized = F.Vectorized;

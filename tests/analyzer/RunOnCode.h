@@ -34,6 +34,7 @@ struct SnippetAccess {
       WavefrontsPerRequest, ExecutionsPerWarp;
   std::vector<LoopFact> Loops; ///< Loop pointers are dead: do not follow
   AssumptionList Assumptions;
+  std::optional<AlignmentCondition> AlignedIf;
   double ExcessCost = 0; ///< accessExcessCost
   double SameAddressWarps = 1;
   std::optional<VectorizedFacts> Vectorized;

@@ -179,3 +179,96 @@ TEST(WarpModelShared, SixteenByteBroadcastsByQuad) {
 }
 
 } // namespace
+
+namespace {
+
+// alignmentShare / alignedIf: the condition on an unknown u in a request's
+// start (base = known residue + Coeff * u).
+
+// in[i + s] over floats: aligned iff s % 8 == 0; else 5 sectors, not 4.
+TEST(WarpModelAlignedIf, FloatShiftNeedsAMultipleOfEight) {
+  auto Sh = alignmentShare(strided(4, 4), {{0, 1.0}}, 4);
+  ASSERT_TRUE(Sh);
+  EXPECT_EQ(Sh->SectorsAt[0], 4);
+  EXPECT_EQ(Sh->SectorsAt[4], 5);
+  auto C = alignedIf({*Sh});
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Modulus, 8);
+  EXPECT_EQ(C->SectorsIfNotMin, 5);
+  EXPECT_EQ(C->SectorsIfNotMax, 5);
+  EXPECT_TRUE(C->SameInEveryWarp);
+}
+
+// The coefficient sets the modulus: 4 * s floats (16 bytes) -> 2, chars
+// (1 byte) -> 32, 12 bytes -> 8, 32 bytes -> none.
+TEST(WarpModelAlignedIf, TheCoefficientSetsTheModulus) {
+  auto Of = [](unsigned Bytes, int64_t Coeff) -> int64_t {
+    auto Sh = alignmentShare(strided(Bytes, Bytes), {{0, 1.0}}, Coeff);
+    auto C = Sh ? alignedIf({*Sh}) : std::nullopt;
+    return C ? C->Modulus : 1;
+  };
+  EXPECT_EQ(Of(4, 16), 2);
+  EXPECT_EQ(Of(1, 1), 32);
+  EXPECT_EQ(Of(2, 2), 16);
+  EXPECT_EQ(Of(4, 12), 8);
+  EXPECT_EQ(Of(4, -4), 8);
+  EXPECT_EQ(Of(4, 32), 1);
+}
+
+// Two 64-byte rows (a 16 x 16 block of floats): 2 sectors each aligned, 3
+// each otherwise: 6 instead of 4.
+TEST(WarpModelAlignedIf, TwoRowsOfSixtyFourBytesTakeSixWhenOff) {
+  WarpRequest R = strided(4, 4);
+  for (unsigned L = 16; L < WarpSize; ++L)
+    R.Offset[L] = 4096 + int64_t(L - 16) * 4;
+  auto Sh = alignmentShare(R, {{0, 1.0}}, 4);
+  ASSERT_TRUE(Sh);
+  auto C = alignedIf({*Sh});
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Modulus, 8);
+  EXPECT_EQ(C->SectorsIfNotMax, 6);
+}
+
+// A known part off the boundary in some case: no u aligns every case.
+TEST(WarpModelAlignedIf, NoConditionWhereTheRestIsOffTheBoundary) {
+  EXPECT_FALSE(alignmentShare(strided(4, 4), {{0, 0.5}, {4, 0.5}}, 4));
+}
+
+// Warps on rows w = 0..7 of a pitch p floats (Coeff 4 * w): p % 8 == 0
+// from the odd rows; failing, 4.5 (p = 4 mod 8) to 4.875 (p odd).
+TEST(WarpModelAlignedIf, RowsOfAPitchTakeTheStrictestWarp) {
+  std::vector<AlignmentShare> Shares;
+  for (int64_t W = 0; W < 8; ++W) {
+    auto Sh = alignmentShare(strided(4, 4), {{0, 1.0}}, 4 * W);
+    ASSERT_TRUE(Sh);
+    Shares.push_back(*Sh);
+  }
+  auto C = alignedIf(Shares);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Modulus, 8);
+  EXPECT_DOUBLE_EQ(C->SectorsIfNotMin, 4.5);
+  EXPECT_DOUBLE_EQ(C->SectorsIfNotMax, 4.875);
+  EXPECT_FALSE(C->SameInEveryWarp);
+}
+
+// float4 loads from `in + s` (Coeff 4): s % 8 aligns the run, s % 4 keeps
+// every lane's address a multiple of 16 (other values fault); failing but
+// not faulting (16 bytes past): 17 sectors instead of 16.
+TEST(WarpModelAlignedIf, VectorLoadsCountOnlyTheValuesThatDoNotFault) {
+  auto Sh = alignmentShare(strided(16, 16), {{0, 1.0}}, 4);
+  ASSERT_TRUE(Sh);
+  EXPECT_TRUE(Sh->FaultsAt[4]);
+  EXPECT_FALSE(Sh->FaultsAt[16]);
+  auto C = alignedIf({*Sh});
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Modulus, 8);
+  EXPECT_EQ(C->VectorModulus, 4);
+  EXPECT_EQ(C->SectorsIfNotMin, 17);
+  EXPECT_EQ(C->SectorsIfNotMax, 17);
+  // Floats never fault at a multiple of 4 bytes.
+  auto F = alignedIf({*alignmentShare(strided(4, 4), {{0, 1.0}}, 4)});
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->VectorModulus, 1);
+}
+
+} // namespace
