@@ -90,7 +90,8 @@ public:
       : Handler(Transport), Input(Input),
         Docs(std::move(Base), std::move(Settings),
              Session::Hooks{[this](json::Value P) { Publish(P); },
-                            [this] { refreshInlayHints(); }}) {
+                            [this] { refreshInlayHints(); },
+                            /*LintCrashed=*/nullptr}) {
     Handler.method("initialize", this, &Server::onInitialize);
     Handler.notification("initialized", this, &Server::onInitialized);
     Handler.method("shutdown", this, &Server::onShutdown);
