@@ -64,6 +64,7 @@ namespace pipeline {
 
 void KernelAnalysis::run() {
   bindParameters();
+  planRowRecording();
   // 1. The display walk: the readable forms (a padding search reads none).
   std::vector<RawAccess> Display;
   if (!Opts.OnlyPaddedArrays)
@@ -79,6 +80,7 @@ void KernelAnalysis::run() {
   if (!metricWalks(Display, MW))
     return;
   Result.Kernels[KernelIndex].ConcreteWarps = ConcreteWarps;
+  keepRecordedRows(MW);
   // 3. Each access measured in each walk, aggregated by access.
   for (auto &Walk : MW.Walks)
     mergeFieldLoads(Ctx, Walk);
@@ -583,6 +585,7 @@ AnalysisResult analyzeKernel(ASTContext &Ctx, const KernelInfo &Kernel,
   AnalysisResult R;
   R.Regions = std::make_shared<std::deque<MemRegion>>();
   R.Kernels.push_back(Kernel);
+  R.Kernels.back().Rows.reset();
   KernelConfig KC{Kernel.Decl, Kernel.Name, Kernel.Shape};
   KernelAnalysis(Ctx, KC, 0, R, Opts).run();
   sortAccesses(Ctx, R);

@@ -42,6 +42,9 @@
 namespace cal {
 
 struct KernelInfo;
+namespace pipeline {
+struct RecordedWalks;
+} // namespace pipeline
 
 struct AnalysisOptions {
   std::vector<BlockDimSetting> BlockDims;
@@ -66,6 +69,10 @@ struct AnalysisOptions {
   /// Walk only the block's first warp when the warps are walked one by one
   /// (a quick test: a conflict there is a conflict of the block's average).
   bool FirstWarpOnly = false;
+  /// Record, in each kernel configuration, the rows of the elements of its
+  /// shared arrays (KernelInfo::Rows), so that a padding of their rows is
+  /// priced without walking the kernel again (LayoutSearch.h, paddedFacts).
+  bool RecordRows = true;
   /// What each kernel configuration's analysis may spend.
   AnalysisBudget Budget;
   /// Where clang reported errors in the translation unit: a statement it
@@ -83,6 +90,9 @@ struct KernelInfo {
   /// Set when the analysis did not finish: "budget exceeded (time: 5 s)".
   /// The accesses it saw are then reported with unknown addresses.
   std::string Stopped;
+  /// The walks' accesses of its shared arrays with their rows, for a
+  /// padding search (AnalysisOptions::RecordRows); null when none.
+  std::shared_ptr<const pipeline::RecordedWalks> Rows;
 };
 
 enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };
@@ -332,6 +342,11 @@ struct AnalysisResult {
   std::vector<AccessFacts> Accesses; ///< in source order
   /// Owns the regions the facts point to.
   std::shared_ptr<std::deque<MemRegion>> Regions;
+  /// The paddings the rules priced over this result: from the recorded rows
+  /// (paddedFacts), or by analyzing the kernel again (--time-phases).
+  mutable unsigned PaddingsFromRows = 0, PaddingsReanalyzed = 0;
+  /// The walks made to record rows for them (paddedFacts).
+  mutable unsigned PaddingSearchWalks = 0;
 };
 
 AnalysisResult analyze(clang::ASTContext &Ctx, const AnalysisOptions &Opts);

@@ -455,7 +455,8 @@ void emittedBankConflicts(
     Req.Active = F.ActiveMask;
     for (unsigned L = 0; L < WarpSize; ++L)
       Req.Offset[L] = (*F.LaneOffsets)[L];
-    RequestCost C = costOf(Req, floorMod(Res + P.first, 128));
+    RequestCost C =
+        costOf(Req, floorMod(Res + P.first, 128), /*Sectors=*/false);
     Wave += C.Wavefronts;
     Ideal += C.IdealWavefronts;
   }

@@ -209,6 +209,20 @@ void Interpreter::setPadding(
 
 void Interpreter::setOnlyPaddedArrays(bool Only) { P->OnlyPadded = Only; }
 
+void Interpreter::setRowRecipes(const RowRecipes *Recipes) {
+  P->Recipes = Recipes;
+  P->RowTermValues.clear();
+  if (Recipes)
+    for (const auto &[A, Terms] : Recipes->Rows)
+      for (const auto &[E, Factor] : Terms)
+        P->RowTermValues[E] = std::nullopt;
+}
+
+const llvm::SmallPtrSetImpl<const clang::VarDecl *> &
+Interpreter::arraysMissedByIteratedLoops() const {
+  return P->MissedByIteratedLoops;
+}
+
 void Interpreter::setCompileErrors(
     const std::vector<clang::SourceLocation> *Errors) {
   P->CompileErrors = Errors;

@@ -26,6 +26,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <deque>
 #include <map>
@@ -100,6 +102,26 @@ struct RawAccess {
   /// Display instance only: the index's source subexpression that makes
   /// adjacent lanes non-adjacent (e.g. `tx * V`), if found.
   const clang::Expr *StrideTerm = nullptr;
+  /// For an element of an array whose rows are recorded (RowRecipes), the
+  /// row it is in, per lane: padding each row by P elements moves the
+  /// access by P * element size * Row bytes. Unset when not recorded.
+  std::optional<LaneVec> Row;
+};
+
+/// Where the interpreter records the row of each element of some shared
+/// arrays (analyzer/pipeline/RecordedRows.cpp decides which), so that a
+/// padding of their rows can be priced from the walk without walking again.
+/// For the outermost subscript of each element use, the index expressions
+/// whose values, each times its factor, sum to the row:
+///
+///   a[i][j]       of float a[R][C]        row = i
+///   a3[i][j][k]   of float a3[4][8][32]   row = 8*i + j
+///   As[r * BM + c]  (a 1-D row layout)    row = r
+struct RowRecipes {
+  using Terms = llvm::SmallVector<std::pair<const clang::Expr *, int64_t>, 2>;
+  llvm::DenseMap<const clang::ArraySubscriptExpr *, Terms> Rows;
+  /// The arrays they subscript.
+  llvm::SmallVector<const clang::VarDecl *, 4> Arrays;
 };
 
 class BudgetMeter;
@@ -123,6 +145,13 @@ public:
   /// inside its replacement the key is itself.
   void setRewrites(
       const std::map<const clang::Expr *, const clang::Expr *> *Rewrites);
+  /// Record the rows of these subscripts in RawAccess::Row.
+  void setRowRecipes(const RowRecipes *Recipes);
+  /// The arrays of the row recipes that a loop run iteration by iteration
+  /// does not name: a padding search's walk (setOnlyPaddedArrays) runs that
+  /// loop symbolically, so the rows recorded here are not what it would see.
+  const llvm::SmallPtrSetImpl<const clang::VarDecl *> &
+  arraysMissedByIteratedLoops() const;
   /// Pointer parameters that start this many bytes past their allocation.
   void setPointerOffsets(
       const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>

@@ -2,6 +2,8 @@
 
 #include "analyzer/LayoutSearch.h"
 
+#include "analyzer/pipeline/KernelAnalysis.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
@@ -426,7 +428,85 @@ analyzeLayout(ASTContext &Ctx, const AnalysisOptions &Opts,
   O.OnlyPaddedArrays = true;
   O.FirstWarpOnly = FirstWarpOnly;
   O.Rewrites = Rewrites;
+  O.RecordRows = false;
   return analyzeKernel(Ctx, Kernel, O);
+}
+
+namespace {
+
+/// Whether \p Rec records \p Array's rows as a padding of \p Rows (1-D) or
+/// of the innermost dimension needs them; why not.
+std::string whyNotRecorded(const pipeline::RecordedWalks *Rec,
+                           const VarDecl *Array, const RowLayout *Rows) {
+  if (!Rec)
+    return "the kernel's rows are not recorded (no shared array indexed "
+           "element by element in its body, or its analysis stopped)";
+  if (auto It = Rec->NotRecorded.find(Array); It != Rec->NotRecorded.end())
+    return It->second;
+  if (!Rec->Recorded.count(Array))
+    return "its rows are not recorded (not indexed element by element in "
+           "the kernel's body)";
+  // The rows recorded are those being padded: the innermost dimension's
+  // (two dimensions or more), or the row stride of the same 1-D layout.
+  const ASTContext &Ctx = Array->getASTContext();
+  bool OneD = !Ctx.getAsConstantArrayType(
+      Ctx.getAsConstantArrayType(Array->getType())->getElementType());
+  if (OneD != (Rows != nullptr))
+    return "not the rows recorded";
+  if (Rows)
+    for (const RowLayout::Use &U : Rows->Uses) {
+      auto It = Rec->Recipes.Rows.find(U.Subscript);
+      if (It == Rec->Recipes.Rows.end() || It->second.size() != 1 ||
+          It->second.front().first != U.Row || It->second.front().second != 1)
+        return "not the rows recorded";
+    }
+  return "";
+}
+
+} // namespace
+
+PaddingSource paddingSource(const AnalysisResult &R, size_t Kernel,
+                            const VarDecl *Array, const RowLayout *Rows,
+                            std::string *Why) {
+  const pipeline::RecordedWalks *Rec =
+      Kernel < R.Kernels.size() ? R.Kernels[Kernel].Rows.get() : nullptr;
+  std::string W = whyNotRecorded(Rec, Array, Rows);
+  if (Why)
+    *Why = W;
+  if (!W.empty())
+    return PaddingSource::Reanalysis;
+  return Rec->NotTheSearchWalk.count(Array) ? PaddingSource::SearchWalkRows
+                                            : PaddingSource::AnalysisRows;
+}
+
+std::optional<AnalysisResult>
+paddedFacts(ASTContext &Ctx, const AnalysisOptions &Opts,
+            const AnalysisResult &R, size_t Kernel, const VarDecl *Array,
+            int64_t Pad, bool FirstWarpOnly, const RowLayout *Rows) {
+  PaddingSource From = paddingSource(R, Kernel, Array, Rows);
+  if (From == PaddingSource::Reanalysis)
+    return std::nullopt;
+  const KernelInfo &KI = R.Kernels[Kernel];
+  const pipeline::RecordedWalks *Rec = KI.Rows.get();
+  if (From == PaddingSource::SearchWalkRows) {
+    auto [It, New] = Rec->SearchWalks.try_emplace(Array);
+    if (New) {
+      AnalysisOptions O = Opts;
+      O.Padding = {{Array, 0}};
+      O.OnlyPaddedArrays = true;
+      O.FirstWarpOnly = false;
+      O.Rewrites.clear();
+      O.RecordRows = true;
+      It->second = analyzeKernel(Ctx, KI, O).Kernels.front().Rows;
+      ++R.PaddingSearchWalks;
+    }
+    Rec = It->second.get();
+    if (!whyNotRecorded(Rec, Array, Rows).empty() ||
+        Rec->NotTheSearchWalk.count(Array))
+      return std::nullopt;
+  }
+  return pipeline::KernelAnalysis::replayPadded(Ctx, KI, *Rec, Array, Pad,
+                                                FirstWarpOnly);
 }
 
 double instructionsPerWarp(const AccessFacts &F) {

@@ -116,6 +116,40 @@ AnalysisResult analyzeLayout(
     const std::map<const clang::Expr *, const clang::Expr *> &Rewrites,
     int64_t Pad = 0, bool FirstWarpOnly = false);
 
+/// The facts of \p Array's accesses in kernel configuration \p Kernel of
+/// \p R with its rows padded by \p Pad elements -- the innermost dimension
+/// of an array of two dimensions or more, as analyzeKernel() under
+/// AnalysisOptions::Padding gives them (FirstWarpOnly alike); with \p Rows,
+/// the 1-D layout of \p Array in that configuration, its row stride, as
+/// analyzeLayout() under rowPaddingRewrites() gives them -- computed from
+/// the rows the walks recorded, without walking the kernel again
+/// (analyzer/pipeline/RecordedRows.cpp). The same numbers; std::nullopt
+/// where the rows are not recorded (paddingSource), for the caller to
+/// analyze again. \p Opts: the analysis's options, for the one walk of
+/// the search's own that some arrays need (counted in
+/// R.PaddingSearchWalks).
+std::optional<AnalysisResult>
+paddedFacts(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
+            const AnalysisResult &R, size_t Kernel, const clang::VarDecl *Array,
+            int64_t Pad, bool FirstWarpOnly = false,
+            const RowLayout *Rows = nullptr);
+
+/// Where paddedFacts() prices a padding of \p Array in \p Kernel from.
+enum class PaddingSource {
+  /// The rows the analysis's walks recorded.
+  AnalysisRows,
+  /// The rows of one walk of the search's own (padding 0), made once: a
+  /// loop the analysis ran iteration by iteration does not name the array,
+  /// and the search's walks run it symbolically.
+  SearchWalkRows,
+  /// None: the rows are not recorded (\p Why says why); analyze again.
+  Reanalysis,
+};
+PaddingSource paddingSource(const AnalysisResult &R, size_t Kernel,
+                            const clang::VarDecl *Array,
+                            const RowLayout *Rows = nullptr,
+                            std::string *Why = nullptr);
+
 /// How the array's accesses fare under a layout, against the facts before.
 struct LayoutOutcome {
   /// Every access known, every vector access aligned, no access worse:

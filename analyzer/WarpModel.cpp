@@ -4,9 +4,8 @@
 
 #include "analyzer/Poly.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <map>
@@ -28,17 +27,26 @@ namespace {
 /// accesses: the wavefronts a phase made of these lanes takes.
 unsigned conflictDegree(const WarpRequest &R, int64_t BaseResidue,
                         llvm::ArrayRef<unsigned> Lanes) {
-  llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> WordsPerBank;
+  // Every (bank, word) the lanes touch, sorted: the distinct words of a
+  // bank are a run.
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 64> Words;
   for (unsigned L : Lanes) {
     int64_t Lo = BaseResidue + R.Offset[L];
     int64_t Hi = Lo + R.BytesPerLane - 1;
     for (int64_t W = floorDiv(Lo, BankWordBytes);
          W <= floorDiv(Hi, BankWordBytes); ++W)
-      WordsPerBank[floorMod(W, BankCount)].insert(W);
+      Words.push_back({floorMod(W, BankCount), W});
   }
+  llvm::sort(Words);
+  Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
   unsigned Max = 0;
-  for (auto &[Bank, Words] : WordsPerBank)
-    Max = std::max<unsigned>(Max, Words.size());
+  for (size_t I = 0; I < Words.size();) {
+    size_t J = I;
+    while (J < Words.size() && Words[J].first == Words[I].first)
+      ++J;
+    Max = std::max<unsigned>(Max, unsigned(J - I));
+    I = J;
+  }
   return Max;
 }
 
@@ -162,13 +170,15 @@ Footprint countSectorsAndBytes(const WarpRequest &R, int64_t Base,
 
 } // namespace
 
-RequestCost costOf(const WarpRequest &R, int64_t BaseResidue) {
+RequestCost costOf(const WarpRequest &R, int64_t BaseResidue, bool Sectors) {
   RequestCost C;
-  Footprint F = countSectorsAndBytes(R, BaseResidue, {0});
-  C.Sectors = F.Sectors;
-  C.Lines = F.Lines;
-  C.PartialSectors = F.PartialSectors;
-  C.BytesUsed = F.BytesUsed;
+  if (Sectors) {
+    Footprint F = countSectorsAndBytes(R, BaseResidue, {0});
+    C.Sectors = F.Sectors;
+    C.Lines = F.Lines;
+    C.PartialSectors = F.PartialSectors;
+    C.BytesUsed = F.BytesUsed;
+  }
 
   // Alignment of group 0's lowest address; vector alignment of every lane.
   bool Any = false;

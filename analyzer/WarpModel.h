@@ -66,8 +66,10 @@ struct RequestCost {
 };
 
 /// \p BaseResidue is the base address modulo 128 (any value >= 0; only its
-/// residue matters).
-RequestCost costOf(const WarpRequest &R, int64_t BaseResidue);
+/// residue matters). Without \p Sectors, the sectors, lines and bytes are
+/// not counted (0): what a shared access needs is its banks and alignment.
+RequestCost costOf(const WarpRequest &R, int64_t BaseResidue,
+                   bool Sectors = true);
 
 /// Distinct sectors the union of several requests touches (footprint of a
 /// warp over loop iterations), and the distinct bytes they use. Each request

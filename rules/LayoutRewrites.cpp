@@ -128,12 +128,13 @@ int64_t elementBytes(const ASTContext &Ctx, QualType T) {
 /// Tries \p Candidates in order over every configuration: the first that
 /// makes every access conflict-free with none worse, else the one with the
 /// most wavefronts saved and none worse; Kind::None when none saves any.
+/// \p Analyze gives the array's facts under a candidate in a configuration
+/// (std::nullopt: the candidate cannot be written there).
 LayoutPlan search(
     const RuleContext &Ctx, const std::map<size_t, const VarDecl *> &Configs,
     const std::vector<int64_t> &Candidates, LayoutPlan::Kind K,
-    const std::function<std::optional<std::map<const Expr *, const Expr *>>(
-        size_t, const VarDecl *, int64_t)> &Rewrites,
-    const std::function<int64_t(int64_t)> &PadOf) {
+    const std::function<std::optional<AnalysisResult>(size_t, const VarDecl *,
+                                                      int64_t)> &Analyze) {
   LayoutPlan Best;
   Best.Why = "no candidate";
   double BestSaved = 0;
@@ -145,15 +146,12 @@ LayoutPlan search(
     bool Valid = true;
     double Saved = 0;
     for (auto &[Kernel, VD] : Configs) {
-      auto RW = Rewrites(Kernel, VD, C);
-      if (!RW) {
+      std::optional<AnalysisResult> After = Analyze(Kernel, VD, C);
+      if (!After) {
         Valid = false;
         break;
       }
-      LayoutOutcome O = judgeLayout(
-          Ctx.Result, Kernel, VD,
-          analyzeLayout(Ctx.Ctx, Ctx.Opts, Ctx.Result.Kernels[Kernel], VD, *RW,
-                        PadOf(C)));
+      LayoutOutcome O = judgeLayout(Ctx.Result, Kernel, VD, std::move(*After));
       if (!O.Valid) {
         Valid = false;
         break;
@@ -244,13 +242,11 @@ LayoutPlan planRowPadding(const RuleContext &Ctx,
     if (Fits)
       Pads.push_back(P);
   }
-  LayoutPlan Plan = search(
-      Ctx, Configs, Pads, LayoutPlan::Kind::RowPad,
-      [&](size_t K, const VarDecl *, int64_t P)
-          -> std::optional<std::map<const Expr *, const Expr *>> {
-        return rowPaddingRewrites(Ctx.Ctx, Rows[K], P);
-      },
-      [](int64_t) { return int64_t(0); });
+  LayoutPlan Plan = search(Ctx, Configs, Pads, LayoutPlan::Kind::RowPad,
+                           [&](size_t K, const VarDecl *VD, int64_t P)
+                               -> std::optional<AnalysisResult> {
+                             return Ctx.padded(K, VD, P, false, &Rows[K]);
+                           });
   Plan.Rows = std::move(Rows);
   return Plan;
 }
@@ -298,16 +294,15 @@ LayoutPlan planSwizzle(const RuleContext &Ctx,
       Widths.push_back(W);
   LayoutPlan Plan = search(
       Ctx, Configs, Widths, LayoutPlan::Kind::Swizzle,
-      [&](size_t K, const VarDecl *VD, int64_t W)
-          -> std::optional<std::map<const Expr *, const Expr *>> {
+      [&](size_t K, const VarDecl *VD,
+          int64_t W) -> std::optional<AnalysisResult> {
         auto M = OneD ? rowSwizzleRewrites(Ctx.Ctx, Rows[K], W)
                       : swizzle2DRewrites(Ctx.Ctx, VD,
                                           Ctx.Result.Kernels[K].Decl, W);
         if (M.empty())
           return std::nullopt;
-        return M;
-      },
-      [](int64_t) { return int64_t(0); });
+        return analyzeLayout(Ctx.Ctx, Ctx.Opts, Ctx.Result.Kernels[K], VD, M);
+      });
   Plan.Rows = std::move(Rows);
   return Plan;
 }

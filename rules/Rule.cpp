@@ -75,7 +75,23 @@ RuleContext::reanalyze(size_t Kernel,
   O.Padding = Pad;
   O.OnlyPaddedArrays = true;
   O.FirstWarpOnly = FirstWarpOnly;
+  O.RecordRows = false;
   return analyzeKernel(Ctx, Result.Kernels[Kernel], O);
+}
+
+AnalysisResult RuleContext::padded(size_t Kernel, const clang::VarDecl *Array,
+                                   int64_t Pad, bool FirstWarpOnly,
+                                   const RowLayout *Rows) const {
+  if (std::optional<AnalysisResult> R = paddedFacts(
+          Ctx, Opts, Result, Kernel, Array, Pad, FirstWarpOnly, Rows)) {
+    ++Result.PaddingsFromRows;
+    return std::move(*R);
+  }
+  ++Result.PaddingsReanalyzed;
+  if (Rows)
+    return analyzeLayout(Ctx, Opts, Result.Kernels[Kernel], Array,
+                         rowPaddingRewrites(Ctx, *Rows, Pad), 0, FirstWarpOnly);
+  return reanalyze(Kernel, {{Array, Pad}}, FirstWarpOnly);
 }
 
 } // namespace cal

@@ -12,6 +12,7 @@
 #define CUDA_ACCESS_LINT_RULES_RULE_H
 
 #include "analyzer/Analyzer.h"
+#include "analyzer/LayoutSearch.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
@@ -134,6 +135,16 @@ public:
   AnalysisResult reanalyze(size_t Kernel,
                            const std::map<const clang::VarDecl *, int64_t> &Pad,
                            bool FirstWarpOnly = false) const;
+  /// The facts of \p Array's accesses in kernel configuration \p Kernel
+  /// with its rows padded by \p Pad elements: the innermost dimension, or
+  /// with \p Rows the 1-D layout's row stride. From the rows the analysis
+  /// recorded (paddedFacts, LayoutSearch.h), else by analyzing the kernel
+  /// again (reanalyze, or analyzeLayout under rowPaddingRewrites): the same
+  /// numbers either way. Counted in Result.PaddingsFromRows and
+  /// PaddingsReanalyzed.
+  AnalysisResult padded(size_t Kernel, const clang::VarDecl *Array,
+                        int64_t Pad, bool FirstWarpOnly = false,
+                        const RowLayout *Rows = nullptr) const;
 };
 
 class Rule {

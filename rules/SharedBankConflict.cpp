@@ -4,7 +4,9 @@
 // the request is replayed once per word. The fix-it pads the array's
 // innermost dimension by the smallest amount that makes every access to it
 // conflict-free in every instantiation while keeping its vector accesses
-// aligned -- found by asking the analyzer for the facts under that padding.
+// aligned -- found by asking the analyzer for the facts under each padding
+// (RuleContext::padded: priced from the rows its walks recorded, without
+// walking the kernel again, where it recorded them).
 // Where no padding does, an XOR swizzle is suggested.
 //
 //===----------------------------------------------------------------------===//
@@ -190,7 +192,7 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
   unsigned MaxPad = static_cast<unsigned>(
       std::max<int64_t>(1, 32 * 4 / std::max<int64_t>(1, ElemBytes)));
   // The configuration that ruled out the last padding is tried first: most
-  // paddings fail on the same instantiation, so each costs one re-analysis.
+  // paddings fail on the same instantiation, so each costs one query.
   std::vector<std::pair<size_t, const VarDecl *>> Order(Configs.begin(),
                                                          Configs.end());
   for (unsigned Pad = 1; Pad <= MaxPad && !Plan.Pad; ++Pad) {
@@ -222,15 +224,14 @@ PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
         return false;
       };
       if (Ctx.Result.Kernels[K].ConcreteWarps &&
-          Conflicts(Ctx.reanalyze(K, {{VD, Pad}}, /*FirstWarpOnly=*/true))) {
+          Conflicts(Ctx.padded(K, VD, Pad, /*FirstWarpOnly=*/true))) {
         Works = false;
         std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
         break;
       }
       // Every access conflict-free, none worse (a merged 16-byte load that
       // padding would split into scalars is worse).
-      LayoutOutcome O = judgeLayout(Ctx.Result, K, VD,
-                                    Ctx.reanalyze(K, {{VD, Pad}}));
+      LayoutOutcome O = judgeLayout(Ctx.Result, K, VD, Ctx.padded(K, VD, Pad));
       Works = O.Valid && O.ConflictFree;
       if (Works)
         Plan.After[K] = std::move(O.After);

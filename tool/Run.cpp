@@ -78,7 +78,15 @@ void lintParsed(clang::ASTContext &Ctx, const LintSettings &Base,
         << llvm::format("%.1f", Times.AnalysisMs) << " ms ("
         << R.Kernels.size() << " kernel configurations, "
         << R.Accesses.size() << " accesses), rules "
-        << llvm::format("%.1f", Times.RulesMs) << " ms\n";
+        << llvm::format("%.1f", Times.RulesMs) << " ms"
+        << (R.PaddingsFromRows + R.PaddingsReanalyzed
+                ? " (paddings priced: " + std::to_string(R.PaddingsFromRows) +
+                      " from recorded rows, " +
+                      std::to_string(R.PaddingsReanalyzed) + " re-analyzed, " +
+                      std::to_string(R.PaddingSearchWalks) +
+                      " walks to record rows)"
+                : std::string())
+        << "\n";
 
   for (size_t I = 0; I < R.Kernels.size(); ++I) {
     const KernelInfo &K = R.Kernels[I];

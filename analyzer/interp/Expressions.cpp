@@ -628,6 +628,19 @@ AbsValue Interpreter::Impl::eval(const Expr *E) {
       RewritesActive.erase(E);
       return V;
     }
+  // An index expression of a row recipe (Interpreter::setRowRecipes): its
+  // value is kept for the access it is part of.
+  if (!RowTermValues.empty())
+    if (auto It = RowTermValues.find(E); It != RowTermValues.end()) {
+      AbsValue V = evalNode(E);
+      RowTermValues.find(E)->second =
+          V.isInt() ? std::optional<LaneVec>(V.Val) : std::nullopt;
+      return V;
+    }
+  return evalNode(E);
+}
+
+AbsValue Interpreter::Impl::evalNode(const Expr *E) {
   E = E->IgnoreParens();
   if (E->containsErrors())
     return evalWithErrors(E);

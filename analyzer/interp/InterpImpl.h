@@ -159,6 +159,13 @@ struct Interpreter::Impl {
   llvm::SmallPtrSet<const clang::Expr *, 4> RewritesActive;
   const std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>
       *PointerOffsets = nullptr;
+  /// The rows to record (Interpreter::setRowRecipes); the last value of
+  /// each of their index expressions, kept as it is evaluated (unset again
+  /// when the subscript they belong to is entered); the recipes' arrays
+  /// that a loop run iteration by iteration does not name.
+  const RowRecipes *Recipes = nullptr;
+  llvm::DenseMap<const clang::Expr *, std::optional<LaneVec>> RowTermValues;
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> MissedByIteratedLoops;
   /// The launch's grid, when constant (Interpreter::setGrid).
   std::optional<std::array<int64_t, 3>> Grid;
   /// The kernel configuration's budget: once spent, nothing more is
@@ -331,6 +338,10 @@ struct Interpreter::Impl {
   void record(AccessKind Kind, const LValue &LV, const clang::Expr *E,
               clang::QualType T, const clang::Expr *IndexHint = nullptr);
 
+  /// The row of the element \p E accesses, from the values its subscript's
+  /// recipe recorded (Interpreter::setRowRecipes); unset when none.
+  std::optional<LaneVec> recordedRow(const clang::Expr *E) const;
+
   const clang::Expr *findStrideTerm(const clang::Expr *E) const;
 
   /// A pointer whose offset is no longer known keeps the object it points
@@ -431,6 +442,8 @@ struct Interpreter::Impl {
   /// The value of an expression (its accesses recorded): a visitor with
   /// one transfer function per expression kind (ExprTransfer).
   AbsValue eval(const clang::Expr *E);
+  /// eval() past the hypothetical rewrites and the row recipes.
+  AbsValue evalNode(const clang::Expr *E);
   struct ExprTransfer;
 
   /// An expression that contains code that does not compile (clang's
@@ -672,6 +685,9 @@ struct Interpreter::Impl {
   /// every lane, stops deciding the condition is kept for the iterations
   /// that run whatever the bound is (at least the first: keepCertainPrefix).
   bool concreteIterations(const LoopParts &L, bool CertainPrefix = false);
+  /// A loop was run iteration by iteration: the recorded arrays it does not
+  /// name (Interpreter::arraysMissedByIteratedLoops).
+  void noteIteratedLoop(const LoopParts &L);
 
   /// Whether \p Cond, the condition of \p L at a test, ends the certain
   /// iterations: unknown, the same for every lane, with \p G's counter

@@ -53,6 +53,7 @@ bool Interpreter::Impl::concreteIterations(const LoopParts &L,
     if (!Go && G && !Spent && N < MaxConcreteIterations &&
         certainPrefixEnds(L, *G, C)) {
       keepCertainPrefix(L, *G, Values, Mark);
+      noteIteratedLoop(L);
       return true;
     }
     if (!Go || (*Go && N == MaxConcreteIterations) || Spent) {
@@ -82,7 +83,18 @@ bool Interpreter::Impl::concreteIterations(const LoopParts &L,
                       "); the facts are averages over them"};
   for (size_t I = Mark; I < Out.size(); ++I)
     addAssumption(Out[I].Assumptions, Note);
+  noteIteratedLoop(L);
   return true;
+}
+
+void Interpreter::Impl::noteIteratedLoop(const LoopParts &L) {
+  if (!Recipes)
+    return;
+  // The test that a padding search's walk makes above (OnlyPadded).
+  for (const VarDecl *VD : Recipes->Arrays)
+    if (!mentionsVar(L.Body, VD) && !mentionsVar(L.Cond, VD) &&
+        !mentionsVar(L.Inc, VD))
+      MissedByIteratedLoops.insert(VD);
 }
 
 bool Interpreter::Impl::certainPrefixEnds(const LoopParts &L,

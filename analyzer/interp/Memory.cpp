@@ -124,6 +124,8 @@ void Interpreter::Impl::record(AccessKind Kind, const LValue &LV, const Expr *E,
   A.Type = T;
   A.Bytes = static_cast<unsigned>(*Size);
   A.Offset = LV.Offset;
+  if (Recipes && A.Offset)
+    A.Row = recordedRow(E);
   A.UnknownWhy = LV.Why;
   A.Assumptions = LV.Assumed;
   addAssumptions(A.Assumptions, CondNotes);
@@ -161,6 +163,48 @@ void Interpreter::Impl::record(AccessKind Kind, const LValue &LV, const Expr *E,
     }
   }
   Out.push_back(std::move(A));
+}
+
+std::optional<LaneVec> Interpreter::Impl::recordedRow(const Expr *E) const {
+  // The subscript of the element use the access is: `a[i][j]`, a field
+  // of it, or its address cast and dereferenced at once (`*(float4 *)&a[i][j]`,
+  // `((float4 *)&a[i][j])[0]`), as forEachArrayUse finds them.
+  const RowRecipes::Terms *Terms = nullptr;
+  const Expr *X = E;
+  while (X && !Terms) {
+    X = X->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MemberExpr>(X); M && !M->isArrow()) {
+      X = M->getBase();
+    } else if (const auto *A = dyn_cast<ArraySubscriptExpr>(X)) {
+      if (auto It = Recipes->Rows.find(A); It != Recipes->Rows.end())
+        Terms = &It->second;
+      const auto *Addr =
+          dyn_cast<UnaryOperator>(A->getBase()->IgnoreParenCasts());
+      X = Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : nullptr;
+    } else if (const auto *U = dyn_cast<UnaryOperator>(X);
+               U && U->getOpcode() == UO_Deref) {
+      const auto *Addr =
+          dyn_cast<UnaryOperator>(U->getSubExpr()->IgnoreParenCasts());
+      X = Addr && Addr->getOpcode() == UO_AddrOf ? Addr->getSubExpr() : nullptr;
+    } else {
+      X = nullptr;
+    }
+  }
+  if (!Terms)
+    return std::nullopt;
+  std::optional<LaneVec> Row = LaneVec(Poly(0));
+  for (const auto &[Term, Factor] : *Terms) {
+    auto It = RowTermValues.find(Term);
+    if (It == RowTermValues.end() || !It->second)
+      return std::nullopt;
+    auto Scaled =
+        It->second->map([F = Factor](const Poly &P) { return Poly::scale(P, F); });
+    if (Scaled)
+      Row = LaneVec::zip(*Row, *Scaled, Poly::add);
+    if (!Scaled || !Row)
+      return std::nullopt;
+  }
+  return Row;
 }
 
 const Expr *Interpreter::Impl::findStrideTerm(const Expr *E) const {
@@ -283,6 +327,11 @@ LValue Interpreter::Impl::castLValue(const CastExpr *CE) {
 LValue Interpreter::Impl::subscriptLValue(const ArraySubscriptExpr *A) {
   if (A->getType()->isDependentType())
     return subscriptWithErrors(A);
+  // A recorded row: its index values are this evaluation's, or none.
+  if (Recipes)
+    if (auto It = Recipes->Rows.find(A); It != Recipes->Rows.end())
+      for (const auto &[Term, Factor] : It->second)
+        RowTermValues[Term] = std::nullopt;
   AbsValue Base = eval(A->getBase());
   AbsValue Idx = eval(A->getIdx());
   if (!Base.isPointer()) {

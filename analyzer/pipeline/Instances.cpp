@@ -182,7 +182,11 @@ void KernelAnalysis::walk(const WarpInstance &W, std::vector<RawAccess> &Out,
   if (!Opts.CompileErrors.empty())
     I->setCompileErrors(&Opts.CompileErrors);
   I->setBudget(&Meter);
+  if (!Recipes.Arrays.empty() && !W.Display)
+    I->setRowRecipes(&Recipes);
   I->run(KC.Decl, paramsFor(W));
+  for (const clang::VarDecl *VD : I->arraysMissedByIteratedLoops())
+    MissedByIteratedLoops.insert(VD);
   if (NeedConcrete)
     *NeedConcrete = I->needsConcreteWarps();
   if (W.Display)

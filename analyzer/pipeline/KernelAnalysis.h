@@ -13,6 +13,8 @@
 //   pipeline/Siblings.cpp    field loads merged into one vector load;
 //                            hand-unrolled runs and neighbours
 //   pipeline/OrderFree.cpp   whether a loop's iterations may run in any order
+//   pipeline/RecordedRows.cpp  the rows of shared arrays' elements, recorded
+//                            in the walks; a padding's facts from them
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,6 +142,45 @@ bool isOrderFree(const clang::Stmt *Loop);
 /// first field read.
 void mergeFieldLoads(clang::ASTContext &Ctx, std::vector<RawAccess> &Raw);
 
+/// What one kernel configuration's analysis keeps so that a padding of a
+/// shared array's rows is priced without walking the kernel again
+/// (RecordedRows.cpp): the metric walks' accesses of the arrays whose rows
+/// were recorded, each with its lanes' rows (RawAccess::Row), and what
+/// their facts were computed with.
+struct RecordedWalks {
+  KernelConfig KC;
+  SymbolTable Syms;
+  /// Owns the regions the accesses point to.
+  std::shared_ptr<std::deque<MemRegion>> Regions;
+  /// Per metric walk, the recorded arrays' accesses in walk order, before
+  /// field loads are merged; the walks' warps and weights.
+  std::vector<std::vector<RawAccess>> Walks;
+  std::vector<WarpInstance> Instances;
+  std::vector<double> Weights;
+  AssumptionList ShapeAssumptions;
+  bool ConcreteWarps = false;
+  RowRecipes Recipes;
+  /// The arrays whose every access has its rows: a padding's facts are
+  /// computed from them. The others, with why not.
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> Recorded;
+  std::map<const clang::VarDecl *, std::string> NotRecorded;
+  /// Of the recorded arrays, those that a loop run iteration by iteration
+  /// does not name: a padding search's walk runs that loop symbolically, so
+  /// it is not this walk. Their rows are recorded once in a walk of the
+  /// search's own (padding 0), kept here, and the paddings priced from it.
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> NotTheSearchWalk;
+  mutable std::map<const clang::VarDecl *,
+                   std::shared_ptr<const RecordedWalks>>
+      SearchWalks;
+};
+
+/// Which rows a walk of \p Kernel records: of each shared array of constant
+/// size that it indexes only element by element (forEachArrayUse), with two
+/// dimensions or more (the innermost dimension's rows), or one dimension
+/// laid out as rows (findRowLayout); of \p Only alone when given.
+RowRecipes rowRecipes(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
+                      const clang::VarDecl *Only = nullptr);
+
 class KernelAnalysis {
 public:
   KernelAnalysis(clang::ASTContext &Ctx, const KernelConfig &KC,
@@ -150,6 +191,17 @@ public:
 
   /// The stages, in order; the facts of every access appended to Result.
   void run();
+
+  /// The facts of \p Array's accesses with its rows padded by \p Pad
+  /// elements, from \p Rec's walks: the stages after the walks, on the
+  /// recorded accesses moved by Pad * element size * row. As run() under
+  /// AnalysisOptions::Padding (or the row stride's rewrite) would give them,
+  /// where \p Rec records \p Array (RecordedWalks::Recorded).
+  static AnalysisResult replayPadded(clang::ASTContext &Ctx,
+                                     const KernelInfo &Kernel,
+                                     const RecordedWalks &Rec,
+                                     const clang::VarDecl *Array, int64_t Pad,
+                                     bool FirstWarpOnly);
 
 private:
   //===--------------------------------------------------------------------===//
@@ -239,6 +291,10 @@ private:
   /// isOrderFree() of each loop statement, asked once per loop (not once
   /// per access, loop and walk).
   std::map<const clang::Stmt *, bool> OrderFreeLoops;
+  /// The rows the metric walks record (RecordedRows.cpp), and the arrays
+  /// of them that a loop run iteration by iteration does not name.
+  RowRecipes Recipes;
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> MissedByIteratedLoops;
 
   //===--------------------------------------------------------------------===//
   // Analyzer.cpp: the stages of run()
@@ -283,6 +339,17 @@ private:
   /// The budget is spent: the accesses the walks saw, with unknown
   /// addresses, and the kernel marked as stopped.
   void stop(const std::vector<std::vector<RawAccess>> &Walks);
+
+  //===--------------------------------------------------------------------===//
+  // pipeline/RecordedRows.cpp
+  //===--------------------------------------------------------------------===//
+
+  /// Whether the metric walks record rows (not in a padding search's own
+  /// walks), and which.
+  void planRowRecording();
+  /// The recorded arrays' accesses of the metric walks (before field loads
+  /// are merged), kept in the kernel's KernelInfo::Rows.
+  void keepRecordedRows(const MetricWalks &MW);
 
   //===--------------------------------------------------------------------===//
   // pipeline/Instances.cpp

@@ -412,8 +412,10 @@ void KernelAnalysis::requestCosts(const RawAccess &A, const WarpRequest &Req,
                                   InstanceMetrics &M) {
   double TotalW = 0;
   M.SectorsMin = 1e18;
+  // Shared memory has banks, not sectors (requestFacts reads none).
+  bool Sectors = A.Region->Space != MemSpace::Shared;
   for (const ResidueCase &C : Cases) {
-    RequestCost Cost = costOf(Req, C.Residue);
+    RequestCost Cost = costOf(Req, C.Residue, Sectors);
     M.Sectors += C.Weight * Cost.Sectors;
     M.Lines += C.Weight * Cost.Lines;
     M.Partial += C.Weight * Cost.PartialSectors;
