@@ -1,6 +1,7 @@
 //===- ClangdProxy.cpp ----------------------------------------------------===//
 
 #include "tool/lsp/ClangdProxy.h"
+#include "tool/lsp/ClangdProcess.h"
 
 #include "frontend/CompileCommandsExport.h"
 #include "tool/lsp/Session.h"
@@ -25,7 +26,6 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,166 +52,6 @@ bool isCudaDocument(llvm::StringRef LanguageId, llvm::StringRef Uri) {
   llvm::StringRef Ext = llvm::sys::path::extension(Uri.split('?').first);
   return Ext == ".cu" || Ext == ".cuh";
 }
-
-std::string describeStatus(int Status) {
-  if (WIFSIGNALED(Status))
-    return "was killed by signal " + std::to_string(WTERMSIG(Status));
-  if (WIFEXITED(Status))
-    return "exited with status " + std::to_string(WEXITSTATUS(Status));
-  return "ended";
-}
-
-/// Sends a raw JSON-RPC message (request, notification or response) through
-/// \p T, which frames it.
-void sendRaw(L::JSONTransport &T, const json::Object &Msg) {
-  const json::Value *Id = Msg.get("id");
-  std::optional<llvm::StringRef> Method = Msg.getString("method");
-  json::Value Params = nullptr;
-  if (const json::Value *P = Msg.get("params"))
-    Params = *P;
-  if (Method && Id)
-    return T.call(*Method, std::move(Params), *Id);
-  if (Method)
-    return T.notify(*Method, std::move(Params));
-  if (!Id)
-    return;
-  if (const json::Value *R = Msg.get("result"))
-    return T.reply(*Id, *R);
-  const json::Object *E = Msg.getObject("error");
-  int64_t Code = E ? E->getInteger("code").value_or(-32603) : -32603;
-  std::string Message =
-      E ? E->getString("message").value_or("").str() : "no result";
-  T.reply(*Id, llvm::make_error<L::LSPError>(
-                   Message, static_cast<L::ErrorCode>(Code)));
-}
-
-/// A clangd process: its pipes, the transport framing what goes to it and
-/// the input framing what comes from it.
-class ClangdProcess {
-public:
-  static std::shared_ptr<ClangdProcess>
-  start(const std::vector<std::string> &Argv, std::string &Error) {
-    int In[2], Out[2];
-    if (pipe2(In, O_CLOEXEC) != 0) {
-      Error = "pipe failed";
-      return nullptr;
-    }
-    if (pipe2(Out, O_CLOEXEC) != 0) {
-      close(In[0]);
-      close(In[1]);
-      Error = "pipe failed";
-      return nullptr;
-    }
-    std::vector<char *> Args;
-    for (const std::string &A : Argv)
-      Args.push_back(const_cast<char *>(A.c_str()));
-    Args.push_back(nullptr);
-    pid_t Parent = getpid();
-    pid_t Pid = fork();
-    if (Pid == 0) {
-      // clangd ends with the proxy's thread that started it, however the
-      // proxy ends (this thread lives as long as the proxy).
-      prctl(PR_SET_PDEATHSIG, SIGTERM);
-      if (getppid() != Parent)
-        _exit(127);
-      dup2(In[0], 0);
-      dup2(Out[1], 1);
-      signal(SIGPIPE, SIG_DFL);
-      execv(Args[0], Args.data());
-      _exit(127);
-    }
-    close(In[0]);
-    close(Out[1]);
-    if (Pid < 0) {
-      close(In[1]);
-      close(Out[0]);
-      Error = "fork failed";
-      return nullptr;
-    }
-    auto P = std::shared_ptr<ClangdProcess>(new ClangdProcess());
-    P->Pid = Pid;
-    P->From = fdopen(Out[0], "r");
-    P->ToStream = std::make_unique<llvm::raw_fd_ostream>(In[1], true);
-    P->Writer = std::make_unique<L::JSONTransport>(
-        std::make_unique<L::JSONTransportInputOverFile>(P->From), *P->ToStream);
-    P->Reader = std::make_unique<L::JSONTransportInputOverFile>(P->From);
-    return P;
-  }
-
-  ~ClangdProcess() {
-    finish(std::chrono::milliseconds(0));
-    if (ToStream)
-      ToStream->clear_error();
-    if (From)
-      fclose(From);
-  }
-
-  void send(const json::Object &Msg) {
-    std::lock_guard<std::mutex> Lock(WriteM);
-    if (InputClosed)
-      return;
-    sendRaw(*Writer, Msg);
-    ToStream->clear_error(); // a clangd that is gone: its reader tells
-  }
-
-  /// clangd's next message; false at the end of its output.
-  bool read(std::string &Json) {
-    return llvm::succeeded(Reader->readMessage(Json));
-  }
-
-  /// Closes clangd's input (clangd ends at its end).
-  void closeInput() {
-    std::lock_guard<std::mutex> Lock(WriteM);
-    if (InputClosed)
-      return;
-    InputClosed = true;
-    ToStream->close();
-    ToStream->clear_error();
-  }
-
-  /// Waits up to \p Grace for clangd to end, then terminates it (SIGTERM,
-  /// then SIGKILL); its wait status.
-  int finish(std::chrono::milliseconds Grace) {
-    std::lock_guard<std::mutex> Lock(WaitM);
-    if (Reaped)
-      return Status;
-    auto Deadline = std::chrono::steady_clock::now() + Grace;
-    auto Wait = [&](std::chrono::steady_clock::time_point Until) {
-      while (true) {
-        pid_t R = waitpid(Pid, &Status, WNOHANG);
-        if (R == Pid || (R < 0 && errno != EINTR))
-          return true;
-        if (std::chrono::steady_clock::now() >= Until)
-          return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    };
-    if (!Wait(Deadline)) {
-      kill(Pid, SIGTERM);
-      if (!Wait(std::chrono::steady_clock::now() + std::chrono::seconds(2))) {
-        kill(Pid, SIGKILL);
-        while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-        }
-      }
-    }
-    Reaped = true;
-    return Status;
-  }
-
-  pid_t pid() const { return Pid; }
-
-private:
-  ClangdProcess() = default;
-  pid_t Pid = -1;
-  std::FILE *From = nullptr;
-  std::unique_ptr<llvm::raw_fd_ostream> ToStream;
-  std::unique_ptr<L::JSONTransport> Writer;
-  std::unique_ptr<L::JSONTransportInputOverFile> Reader;
-  std::mutex WriteM, WaitM;
-  bool InputClosed = false;
-  bool Reaped = false;
-  int Status = 0;
-};
 
 /// Parses \p V as LLVM's protocol type \p T.
 template <typename T> std::optional<T> parseAs(const json::Value &V) {
