@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunOnCode.h"
+
 #include "analyzer/LayoutSearch.h"
 #include "frontend/Frontend.h"
 
@@ -200,11 +202,7 @@ void checkFile(const std::string &Path, const std::vector<std::string> &Args,
         Ran = true;
         ASSERT_EQ(Info.ParseErrors, 0u) << Log;
         const clang::SourceManager &SM = Ctx.getSourceManager();
-        AnalysisOptions AO;
-        AO.CompileErrors = Info.ErrorLocs;
-        AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
-          return SM.isInMainFile(SM.getExpansionLoc(Loc));
-        };
+        AnalysisOptions AO = test::mainFileOptions(Ctx, Info);
         AnalysisResult R = analyze(Ctx, AO);
         // Each (configuration, shared array) once.
         std::map<std::pair<size_t, const clang::VarDecl *>, bool> Arrays;

@@ -28,6 +28,17 @@ SnippetAccess SnippetResult::one(const std::string &Array,
   return All.empty() ? SnippetAccess() : All.front();
 }
 
+AnalysisOptions mainFileOptions(const clang::ASTContext &Ctx,
+                                const ParsedFile &Info) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  AnalysisOptions AO;
+  AO.CompileErrors = Info.ErrorLocs;
+  AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
+    return SM.isInMainFile(SM.getExpansionLoc(Loc));
+  };
+  return AO;
+}
+
 SnippetResult runOnCode(const std::string &Code,
                         const std::vector<std::string> &Args) {
   SnippetResult Out;
@@ -48,11 +59,7 @@ SnippetResult runOnCode(const std::string &Code,
           const ParsedFile &Info) {
         Out.Parsed = Info.ParseErrors == 0;
         const clang::SourceManager &SM = Ctx.getSourceManager();
-        AnalysisOptions AO;
-        AO.CompileErrors = Info.ErrorLocs;
-        AO.IncludeKernel = [&SM](clang::SourceLocation Loc) {
-          return SM.isInMainFile(SM.getExpansionLoc(Loc));
-        };
+        AnalysisOptions AO = mainFileOptions(Ctx, Info);
         AnalysisResult R = analyze(Ctx, AO);
         for (size_t K = 0; K < R.Kernels.size(); ++K) {
           SnippetKernel SK;

@@ -11,6 +11,7 @@
 
 #include "analyzer/Analyzer.h"
 #include "analyzer/CostModel.h"
+#include "frontend/Frontend.h"
 
 #include <array>
 #include <optional>
@@ -20,6 +21,11 @@
 namespace cal::test {
 
 /// One access record, as the facts say (no AST pointers).
+/// The options the tool analyzes a parsed file with: its own kernels (not
+/// its headers'), and where clang reported errors.
+AnalysisOptions mainFileOptions(const clang::ASTContext &Ctx,
+                                const ParsedFile &Info);
+
 struct SnippetAccess {
   std::string Kernel, Array;
   AccessKind Kind = AccessKind::Load;
