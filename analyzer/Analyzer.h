@@ -100,6 +100,9 @@ enum class AlignmentFact { Aligned, Misaligned, Varies, Unknown };
 /// A loop around an access.
 struct LoopFact {
   const clang::Stmt *Loop = nullptr;
+  /// The statement around it that carries its `#pragma unroll`, if any
+  /// (LoopRef::Attributes).
+  const clang::AttributedStmt *Attributes = nullptr;
   std::string VarName;
   /// The trip count, when the same for every lane and the loop cannot be
   /// left early (a break or return makes the header's count a bound).

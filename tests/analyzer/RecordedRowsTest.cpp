@@ -116,7 +116,8 @@ std::string differences(const AccessFacts &A, const AccessFacts &B) {
   } else {
     for (size_t I = 0; I < A.Loops.size(); ++I) {
       const LoopFact &X = A.Loops[I], &Y = B.Loops[I];
-      if (X.Loop != Y.Loop || X.Trip != Y.Trip || X.TripMin != Y.TripMin ||
+      if (X.Loop != Y.Loop || X.Attributes != Y.Attributes ||
+          X.Trip != Y.Trip || X.TripMin != Y.TripMin ||
           X.TripMax != Y.TripMax || X.StrideBytes != Y.StrideBytes ||
           X.StrideBlockRuns != Y.StrideBlockRuns ||
           X.StrideWholeWarps != Y.StrideWholeWarps ||
