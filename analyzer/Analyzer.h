@@ -135,6 +135,9 @@ std::string alignmentConditionText(const std::string &Variable,
 /// A loop around an access.
 struct LoopFact {
   const clang::Stmt *Loop = nullptr;
+  /// The statement around it that carries its `#pragma unroll`, if any
+  /// (LoopRef::Attributes).
+  const clang::AttributedStmt *Attributes = nullptr;
   std::string VarName;
   /// The trip count, when the same for every lane and the loop cannot be
   /// left early (a break or return makes the header's count a bound).

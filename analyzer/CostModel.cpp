@@ -60,7 +60,7 @@ bool hasBarrier(const clang::Stmt *S) {
 double partialUnroll(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
   if (!Ctx || !L.Loop || !L.Trip || hasBarrier(L.Loop))
     return 1;
-  UnrollFact U = unrollOf(*Ctx, L.Loop, L.Trip);
+  UnrollFact U = unrollOf(*Ctx, L.Loop, L.Trip, L.Attributes);
   if (!U.Pragma.empty())
     return double(std::max<int64_t>(1, U.Factor));
   if (U.Trip == CompilerTrip::Uncounted)

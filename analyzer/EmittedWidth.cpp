@@ -10,7 +10,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 
 #include <algorithm>
@@ -109,20 +108,23 @@ const char *compilerTripName(CompilerTrip T) {
 }
 
 UnrollFact unrollOf(ASTContext &Ctx, const Stmt *Loop,
-                    std::optional<int64_t> Trip) {
+                    std::optional<int64_t> Trip,
+                    const AttributedStmt *Attributes) {
   UnrollFact U;
   U.Trip = compilerTrip(Ctx, Loop);
   // What nvcc can unroll whole: a loop it counts itself.
   bool Whole =
       U.Trip == CompilerTrip::Constant || U.Trip == CompilerTrip::NotJudged;
+  // The pragma is an attribute of the statement around the loop, which the
+  // walk saw (not asked of the AST's parent map: building it traverses the
+  // whole translation unit, headers included).
   const LoopHintAttr *Hint = nullptr;
-  for (const DynTypedNode &P : Ctx.getParents(*Loop))
-    if (const auto *AS = P.get<AttributedStmt>())
-      for (const Attr *A : AS->getAttrs())
-        if (const auto *H = dyn_cast<LoopHintAttr>(A))
-          if (H->getOption() == LoopHintAttr::Unroll ||
-              H->getOption() == LoopHintAttr::UnrollCount)
-            Hint = H;
+  if (Attributes)
+    for (const Attr *A : Attributes->getAttrs())
+      if (const auto *H = dyn_cast<LoopHintAttr>(A))
+        if (H->getOption() == LoopHintAttr::Unroll ||
+            H->getOption() == LoopHintAttr::UnrollCount)
+          Hint = H;
   if (Hint) {
     if (Hint->getState() == LoopHintAttr::Disable) {
       U.Pragma = "#pragma nounroll";
@@ -283,7 +285,7 @@ size_t mergeLoop(ASTContext &Ctx, const AccessFacts &F, std::string &Inside) {
     return Inner;
   auto Whole = [&](const LoopFact &L) {
     return L.Loop && L.Trip && *L.Trip > 1 &&
-           unrollOf(Ctx, L.Loop, L.Trip).Factor == *L.Trip;
+           unrollOf(Ctx, L.Loop, L.Trip, L.Attributes).Factor == *L.Trip;
   };
   for (size_t J = Inner; J-- > 0;) {
     if (!Whole(F.Loops[J + 1]) || !F.Loops[J + 1].StrideBytes)
@@ -294,7 +296,8 @@ size_t mergeLoop(ASTContext &Ctx, const AccessFacts &F, std::string &Inside) {
     if (!Whole(Outer))
       return Inner;
     // Without a pragma, nvcc unrolls a small nest only.
-    if (unrollOf(Ctx, Outer.Loop, Outer.Trip).Pragma.empty()) {
+    if (unrollOf(Ctx, Outer.Loop, Outer.Trip, Outer.Attributes)
+            .Pragma.empty()) {
       std::map<const Stmt *, int64_t> Trips;
       for (const LoopFact &L : F.Loops)
         if (L.Loop && L.Trip)
@@ -334,7 +337,7 @@ std::optional<ThreadRun> threadRun(ASTContext &Ctx, AccessFacts &F) {
     R.LoopIndex = mergeLoop(Ctx, F, R.Inside);
     const LoopFact &L = F.Loops[R.LoopIndex];
     if (stepsOneRun(F, L)) {
-      R.U = unrollOf(Ctx, L.Loop, L.Trip);
+      R.U = unrollOf(Ctx, L.Loop, L.Trip, L.Attributes);
       R.LoopVar = L.VarName;
       if (R.U.Factor > 1) {
         R.InLoop = true;

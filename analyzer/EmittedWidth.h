@@ -42,6 +42,7 @@
 
 namespace clang {
 class ASTContext;
+class AttributedStmt;
 class Stmt;
 } // namespace clang
 
@@ -114,8 +115,11 @@ struct UnrollFact {
   /// The trip count as nvcc sees it (compilerTrip).
   CompilerTrip Trip = CompilerTrip::NotJudged;
 };
+/// \p Attributes: the statement around \p Loop that carries its attributes
+/// (LoopFact::Attributes), where its `#pragma unroll` is.
 UnrollFact unrollOf(clang::ASTContext &Ctx, const clang::Stmt *Loop,
-                    std::optional<int64_t> Trip);
+                    std::optional<int64_t> Trip,
+                    const clang::AttributedStmt *Attributes);
 
 /// The pieces a run of \p RunBytes bytes starting at residue \p Residue
 /// modulo \p Modulus is emitted as: (start relative to the run, width).

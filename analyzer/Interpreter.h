@@ -57,6 +57,9 @@ struct WarpInstance {
 /// A loop around an access, as the access saw it.
 struct LoopRef {
   const clang::Stmt *Loop = nullptr;
+  /// The statement around it that carries its attributes (`#pragma
+  /// unroll`), when it has one: its parent in the AST.
+  const clang::AttributedStmt *Attributes = nullptr;
   /// The iteration-count symbol (metric instances) or the loop variable's
   /// symbol (display instance).
   SymbolId Sym = 0;

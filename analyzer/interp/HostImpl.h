@@ -203,6 +203,13 @@ struct HostCode::Data {
            const clang::Expr *Callee, const clang::FunctionDecl *Direct,
            llvm::ArrayRef<const clang::Expr *> Exprs, unsigned Depth);
 
+  /// The outcomes of a call's argument (parameterChoices): each is asked
+  /// for every launch of the called function, its callers run each time.
+  std::map<std::tuple<const clang::FunctionDecl *, const clang::Stmt *,
+                      const clang::Expr *, unsigned>,
+           std::vector<HostOutcome>>
+      ArgumentOutcomes;
+
   /// The values of \p Enclosing's parameters in \p Deps, from its calls.
   void parameterChoices(const clang::FunctionDecl *Enclosing,
                         const std::set<const clang::VarDecl *> &Deps,

@@ -212,8 +212,14 @@ void HostCode::Data::parameterChoices(const FunctionDecl *Enclosing,
     for (const auto &[Call, Caller] : CI->second) {
       if (P >= Call->getNumArgs())
         continue;
-      for (const HostOutcome &O : evaluate(Caller, Call, nullptr, nullptr,
-                                           {Call->getArg(P)}, Depth + 1)) {
+      // The same for every launch in the function (the globals are computed
+      // once; each scenario runs on its own copy of them).
+      auto [It, New] = ArgumentOutcomes.try_emplace(
+          {Caller, Call, Call->getArg(P), Depth + 1});
+      if (New)
+        It->second = evaluate(Caller, Call, nullptr, nullptr,
+                              {Call->getArg(P)}, Depth + 1);
+      for (const HostOutcome &O : It->second) {
         const AbsValue &V = O.Values[0];
         if (!knownValue(V))
           continue;

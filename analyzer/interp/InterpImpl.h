@@ -175,6 +175,8 @@ struct Interpreter::Impl {
   /// Evaluating an if statement's condition (a branch, not a value: a
   /// clamp `(i == 0) ? i : i - 1` keeps its own common-case rule).
   bool InIfCondition = false;
+  /// The attributed statement being run (its sub-statement's attributes).
+  const clang::AttributedStmt *AroundStmt = nullptr;
   /// Where clang reported errors (Interpreter::setCompileErrors), and the
   /// statements it dropped in each compound statement, found once.
   const std::vector<clang::SourceLocation> *CompileErrors = nullptr;

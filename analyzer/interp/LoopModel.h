@@ -53,6 +53,9 @@ struct LoopParts {
   const clang::Expr *Inc = nullptr;
   const clang::Stmt *Body = nullptr;
   const clang::DeclStmt *CondVar = nullptr;
+  /// The statement around it that carries its attributes (`#pragma
+  /// unroll`), when it has one.
+  const clang::AttributedStmt *Attributes = nullptr;
 };
 
 /// What a loop's header and body say before the body is walked: what it

@@ -149,6 +149,7 @@ void Interpreter::Impl::keepCertainPrefix(const LoopParts &L,
   // least the certain iterations), and no symbol for its iteration.
   LoopRef Ref;
   Ref.Loop = L.Loop;
+  Ref.Attributes = L.Attributes;
   Ref.Sym =
       loopSymbol("iter(" + Name + ")", std::nullopt, SymbolKind::LoopIter);
   Ref.VarName = Name;
@@ -177,6 +178,8 @@ void Interpreter::Impl::execLoop(const Stmt *Loop, const Stmt *Init,
   if (Init)
     exec(Init);
   LoopParts L{Loop, Cond, Inc, Body, CondVar};
+  if (AroundStmt && AroundStmt->getSubStmt() == Loop)
+    L.Attributes = AroundStmt;
   LoopWalk Wk;
   Wk.Shape = loopShape(L);
   // A loop whose counter does not advance linearly (`st *= 2`,
@@ -308,6 +311,7 @@ void Interpreter::Impl::pushLoopRef(const LoopParts &L, LoopWalk &Wk) {
     }
   LoopRef Ref;
   Ref.Loop = L.Loop;
+  Ref.Attributes = L.Attributes;
   Ref.Sym = Wk.Sym;
   Ref.VarName = Wk.VarName;
   Ref.Trip = Wk.Trip;

@@ -339,9 +339,13 @@ void Interpreter::Impl::exec(const Stmt *S) {
   case Stmt::ReturnStmtClass:
     execReturn(cast<ReturnStmt>(S));
     return;
-  case Stmt::AttributedStmtClass:
+  case Stmt::AttributedStmtClass: {
+    // A loop's attributes go with it (LoopRef::Attributes).
+    llvm::SaveAndRestore<const AttributedStmt *> Around(
+        AroundStmt, cast<AttributedStmt>(S));
     exec(cast<AttributedStmt>(S)->getSubStmt());
     return;
+  }
   case Stmt::LabelStmtClass:
     exec(cast<LabelStmt>(S)->getSubStmt());
     return;

@@ -239,6 +239,7 @@ LoopFact KernelAnalysis::loopFact(const RawAccess &A, const LoopRef &L) {
   const LaneVec &Off = *A.Offset;
   LoopFact F;
   F.Loop = L.Loop;
+  F.Attributes = L.Attributes;
   auto [Known, New] = OrderFreeLoops.try_emplace(L.Loop, false);
   if (New)
     Known->second = isOrderFree(L.Loop);

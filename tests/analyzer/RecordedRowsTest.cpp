@@ -127,7 +127,8 @@ std::string differences(const AccessFacts &A, const AccessFacts &B) {
   } else {
     for (size_t I = 0; I < A.Loops.size(); ++I) {
       const LoopFact &X = A.Loops[I], &Y = B.Loops[I];
-      if (X.Loop != Y.Loop || X.Trip != Y.Trip || X.TripMin != Y.TripMin ||
+      if (X.Loop != Y.Loop || X.Attributes != Y.Attributes ||
+          X.Trip != Y.Trip || X.TripMin != Y.TripMin ||
           X.TripMax != Y.TripMax || X.StrideBytes != Y.StrideBytes ||
           X.StrideBlockRuns != Y.StrideBlockRuns ||
           X.StrideWholeWarps != Y.StrideWholeWarps ||
@@ -298,6 +299,74 @@ TEST(RecordedRows, PaddedFactsAreTheReanalysisNumberByNumber) {
   // staged kernels call (their rows are not recorded in the kernel's body).
   for (const std::string &F : T.FellBack)
     EXPECT_NE(F.find("`scan`"), std::string::npos) << F;
+}
+
+/// Where the rows cannot be recorded, the search analyzes again: an element
+/// written through a reference bound to it has no subscript to record.
+TEST(RecordedRows, AnElementReachedThroughAReferenceFallsBack) {
+  const std::string File = "/cal-snippet/reference.cu";
+  FrontendOptions FO;
+  FO.Files = {File};
+  FO.Overrides = {{File, R"cu(#include <cuda_runtime.h>
+__global__ void through_ref(const float *in, float *out) {
+  __shared__ float t[32][32];
+  float &e = t[threadIdx.x][threadIdx.y];
+  e = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.y][threadIdx.x];
+}
+__global__ void by_subscript(const float *in, float *out) {
+  __shared__ float t[32][32];
+  t[threadIdx.x][threadIdx.y] = in[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = t[threadIdx.y][threadIdx.x];
+}
+void launch(const float *in, float *out) {
+  through_ref<<<1, dim3(32, 32)>>>(in, out);
+  by_subscript<<<1, dim3(32, 32)>>>(in, out);
+}
+)cu"}};
+  FO.NoCudaToolkit = true;
+  FO.PreambleCache = false;
+  FO.FixedArgs = std::vector<std::string>{"-std=c++17"};
+  std::string Log;
+  llvm::raw_string_ostream LogOS(Log);
+  Frontend FE(FO, LogOS);
+  ASSERT_TRUE(FE.prepare()) << Log;
+  unsigned Checked = 0;
+  FE.run(
+      [&](clang::ASTContext &Ctx, clang::CompilerInstance &,
+          const ParsedFile &) {
+        AnalysisOptions AO;
+        AnalysisResult R = analyze(Ctx, AO);
+        for (const AccessFacts &F : R.Accesses) {
+          const auto *VD = llvm::dyn_cast_or_null<clang::VarDecl>(
+              F.Region ? F.Region->Decl : nullptr);
+          if (!VD || F.Space != MemSpace::Shared || F.Kind != AccessKind::Load)
+            continue;
+          std::string Why;
+          PaddingSource From = paddingSource(R, F.Kernel, VD, nullptr, &Why);
+          std::optional<AnalysisResult> P =
+              paddedFacts(Ctx, AO, R, F.Kernel, VD, 1);
+          if (R.Kernels[F.Kernel].Name == "through_ref") {
+            EXPECT_EQ(From, PaddingSource::Reanalysis);
+            EXPECT_NE(Why.find("reference"), std::string::npos) << Why;
+            EXPECT_FALSE(P);
+          } else {
+            EXPECT_EQ(From, PaddingSource::AnalysisRows) << Why;
+            ASSERT_TRUE(P);
+            AnalysisOptions O = AO;
+            O.Padding = {{VD, 1}};
+            O.OnlyPaddedArrays = true;
+            Tally T;
+            compare(P, analyzeKernel(Ctx, R.Kernels[F.Kernel], O),
+                    "by_subscript padded by 1", T);
+          }
+          ++Checked;
+        }
+      },
+      LogOS);
+  EXPECT_EQ(Checked, 2u) << Log;
 }
 
 } // namespace
