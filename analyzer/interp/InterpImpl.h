@@ -36,6 +36,7 @@
 #include "analyzer/LaneArith.h"
 #include "analyzer/SourceText.h"
 #include "analyzer/WarpModel.h"
+#include "analyzer/interp/ImplTypes.h"
 #include "analyzer/interp/LValue.h"
 #include "analyzer/interp/LoopModel.h"
 #include "clang/AST/Attr.h"
@@ -71,19 +72,11 @@ struct Interpreter::Impl {
   // Types
   //===--------------------------------------------------------------------===//
 
-  struct Frame {
-    const clang::FunctionDecl *FD;
-    bool ReturnsRef;
-    std::vector<AbsValue> Returns;
-    std::vector<LValue> RefReturns;
-  };
-
-  /// A display identity: T*Q + R == X, with Q and R the symbols that name
-  /// `x / t` and `x % t` in the readable forms.
-  struct DivModIdentity {
-    SymbolId Q, R;
-    Poly T, X;
-  };
+  // The engine's own records (interp/ImplTypes.h).
+  using Frame = interp::Frame;
+  using DivModIdentity = interp::DivModIdentity;
+  using Snapshot = interp::Snapshot;
+  using DroppedStmt = interp::DroppedStmt;
 
   // The loop model's types (interp/LoopModel.h).
   using LinearUpdate = interp::LinearUpdate;
@@ -93,20 +86,6 @@ struct Interpreter::Impl {
   using LoopShape = interp::LoopShape;
   using LoopWalk = interp::LoopWalk;
   using GeometricUpdate = interp::GeometricUpdate;
-
-  /// The interpreter's state, to try something and take it back.
-  /// (Accesses are only ever appended: the snapshot keeps their count.)
-  struct Snapshot {
-    llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
-    llvm::DenseMap<const clang::VarDecl *, LValue> RefsSaved;
-    std::vector<Frame> FramesSaved;
-    size_t OutSize;
-    bool NeedConcrete;
-    LaneMask Active;
-    unsigned UndecidedConds;
-    unsigned InexactInLoop;
-    AssumptionList CondNotes;
-  };
 
   //===--------------------------------------------------------------------===//
   // State
@@ -181,12 +160,6 @@ struct Interpreter::Impl {
   /// statements it dropped in each compound statement, found once.
   const std::vector<clang::SourceLocation> *CompileErrors = nullptr;
   llvm::DenseSet<clang::SourceLocation> ErrorAt;
-  struct DroppedStmt {
-    unsigned Before; ///< the index of the statement that follows it
-    unsigned Line;
-    /// Names the dropped text may assign (interp/CompileErrors.cpp).
-    std::vector<std::string> Written;
-  };
   llvm::DenseMap<const clang::CompoundStmt *, std::vector<DroppedStmt>> Dropped;
   /// Host code (launch configurations, interp/HostImpl.h): what host
   /// statements stored in arrays, globals and function pointers, and the
@@ -558,6 +531,11 @@ struct Interpreter::Impl {
                  const llvm::DenseMap<const clang::VarDecl *, AbsValue> &B,
                  std::optional<LaneMask> TakeA,
                  const clang::Stmt *UniformBranch = nullptr);
+
+  /// An if statement whose condition every lane shares and decides the
+  /// same way: only the side taken is run. False when the lanes split.
+  bool execIfDecided(const clang::IfStmt *If, LaneMask Taken,
+                     size_t NotesBefore);
 
   void execIf(const clang::IfStmt *If);
 

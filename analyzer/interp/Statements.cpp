@@ -154,6 +154,26 @@ void Interpreter::Impl::mergeInto(
   }
 }
 
+bool Interpreter::Impl::execIfDecided(const IfStmt *If, LaneMask Taken,
+                                      size_t NotesBefore) {
+  // (`if (i >= n) return;` taken as false: what follows rests on it, so
+  // its note stays for the rest of the body.)
+  if (Taken == AllLanes) {
+    exec(If->getThen());
+    if (!(If->getElse() && alwaysReturns(If->getElse())))
+      CondNotes.resize(NotesBefore);
+    return true;
+  }
+  if (Taken == 0) {
+    if (If->getElse())
+      exec(If->getElse());
+    if (!alwaysReturns(If->getThen()))
+      CondNotes.resize(NotesBefore);
+    return true;
+  }
+  return false;
+}
+
 void Interpreter::Impl::execIf(const IfStmt *If) {
   if (If->getInit())
     exec(If->getInit());
@@ -176,21 +196,8 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
           N.K == Assumption::Kind::CommonCaseBound)
         CondNotes.push_back({N.K, text(If->getCond()),
                              "`" + text(If->getCond()) + "`: " + N.Message});
-  // (`if (i >= n) return;` taken as false: what follows rests on it, so
-  // its note stays for the rest of the body.)
-  if (Taken && *Taken == AllLanes && Cond.Val.isUniform()) {
-    exec(If->getThen());
-    if (!(If->getElse() && alwaysReturns(If->getElse())))
-      CondNotes.resize(NotesBefore);
+  if (Taken && Cond.Val.isUniform() && execIfDecided(If, *Taken, NotesBefore))
     return;
-  }
-  if (Taken && *Taken == 0 && Cond.Val.isUniform()) {
-    if (If->getElse())
-      exec(If->getElse());
-    if (!alwaysReturns(If->getThen()))
-      CondNotes.resize(NotesBefore);
-    return;
-  }
   LaneMask Saved = Active;
   // A condition of lane-uniform values: every lane goes the same way.
   bool UniformCond = false;
@@ -203,8 +210,7 @@ void Interpreter::Impl::execIf(const IfStmt *If) {
   bool Undecided = !Taken && !UniformCond;
   if (Undecided) {
     ++UndecidedConds;
-    CondNotes.push_back({Assumption::Kind::UndecidedBranch,
-                         text(If->getCond()),
+    CondNotes.push_back({Assumption::Kind::UndecidedBranch, text(If->getCond()),
                          "`" + text(If->getCond()) +
                              "` not decided per lane: every active lane taken "
                              "through the branch"});

@@ -1,0 +1,62 @@
+//===- ImplTypes.h - The interpreter engine's own records ----------------===//
+//
+// Private to analyzer/: the records interp/InterpImpl.h's engine keeps in its
+// state: a call frame being inlined, a display identity, a snapshot of the
+// state (to try something and take it back), and a statement clang dropped.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAL_ANALYZER_INTERP_IMPLTYPES_H
+#define CAL_ANALYZER_INTERP_IMPLTYPES_H
+
+#include "analyzer/Interpreter.h"
+#include "analyzer/interp/LValue.h"
+#include "llvm/ADT/DenseMap.h"
+#include <string>
+#include <vector>
+
+namespace cal {
+namespace interp {
+
+/// A function being inlined: the values (or, for a reference, the lvalues)
+/// its return statements gave.
+struct Frame {
+  const clang::FunctionDecl *FD;
+  bool ReturnsRef;
+  std::vector<AbsValue> Returns;
+  std::vector<LValue> RefReturns;
+};
+
+/// A display identity: T*Q + R == X, with Q and R the symbols that name
+/// `x / t` and `x % t` in the readable forms.
+struct DivModIdentity {
+  SymbolId Q, R;
+  Poly T, X;
+};
+
+/// The interpreter's state, to try something and take it back.
+/// (Accesses are only ever appended: the snapshot keeps their count.)
+struct Snapshot {
+  llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
+  llvm::DenseMap<const clang::VarDecl *, LValue> RefsSaved;
+  std::vector<Frame> FramesSaved;
+  size_t OutSize;
+  bool NeedConcrete;
+  LaneMask Active;
+  unsigned UndecidedConds;
+  unsigned InexactInLoop;
+  AssumptionList CondNotes;
+};
+
+/// A statement clang dropped from a compound statement (it did not compile).
+struct DroppedStmt {
+  unsigned Before; ///< the index of the statement that follows it
+  unsigned Line;
+  /// Names the dropped text may assign (interp/CompileErrors.cpp).
+  std::vector<std::string> Written;
+};
+
+} // namespace interp
+} // namespace cal
+
+#endif // CAL_ANALYZER_INTERP_IMPLTYPES_H
