@@ -322,6 +322,41 @@ TEST(Lsp, HoverOnAnAccessShowsItsMetrics) {
   EXPECT_EQ(S.stop(), 0);
 }
 
+TEST(Lsp, HoverOnAKernelNameShowsThePredictedTime) {
+  // A constant grid: the cost model's time, its bound and its budgets.
+  std::string Constant =
+      replaced(replaced(Tile, "dim3(n / TILE, n / TILE)", "dim3(256, 256)"),
+               "(in, out, n);", "(in, out, 8192);");
+  LspSession S;
+  ASSERT_TRUE(S.start());
+  S.open(Constant, 1);
+  S.diagnostics(1);
+  int Id = S.Client->request("textDocument/hover",
+                             {{"textDocument", {{"uri", S.Uri}}},
+                              {"position", S.position(1, 20)}});
+  json H = S.result(Id);
+  ASSERT_TRUE(H.is_object()) << H.dump();
+  std::string Card = H["contents"]["value"];
+  EXPECT_THAT(Card, testing::HasSubstr("**cost model**"));
+  EXPECT_THAT(Card, testing::HasSubstr(
+                        "kernel 'transpose' <32x8x1>: predicted 299 us on the "
+                        "H200 model, bound by shared (DRAM 126 us"));
+  EXPECT_EQ(H["range"]["start"]["line"], 1);
+  EXPECT_EQ(H["range"]["start"]["character"], 16);
+  EXPECT_EQ(H["range"]["end"]["character"], 25);
+  // A grid computed from a runtime value: no time, and why.
+  S.change(Tile, 2);
+  S.diagnostics(2);
+  Id = S.Client->request("textDocument/hover",
+                         {{"textDocument", {{"uri", S.Uri}}},
+                          {"position", S.position(1, 20)}});
+  Card = S.result(Id)["contents"]["value"];
+  EXPECT_THAT(Card, testing::HasSubstr(
+                        "kernel 'transpose' <32x8x1>: no time predicted "
+                        "(unknown: grid size)"));
+  EXPECT_EQ(S.stop(), 0);
+}
+
 TEST(Lsp, InlayHintsAppearWhenEnabled) {
   auto Hints = [](LspSession &S) {
     int Id = S.Client->request("textDocument/inlayHint",

@@ -2,10 +2,11 @@
 
 #include "tool/lsp/DocumentLint.h"
 
+#include "analyzer/CostModel.h"
 #include "output/TextReport.h"
-#include "rules/Suggest.h"
 #include "report/FindingRecord.h"
 #include "report/Grouping.h"
+#include "rules/Suggest.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <map>
 
 namespace cal::lsp {
@@ -57,7 +59,8 @@ public:
       if (auto F = SM.getFileManager().getOptionalFileRef(Path)) {
         clang::FileID FID = SM.translateFile(*F);
         bool Invalid = false;
-        llvm::StringRef B = FID.isValid() ? SM.getBufferData(FID, &Invalid) : "";
+        llvm::StringRef B =
+            FID.isValid() ? SM.getBufferData(FID, &Invalid) : "";
         if (FID.isValid() && !Invalid)
           Text = B.str();
       }
@@ -112,10 +115,10 @@ public:
     if (At->File == Main) {
       llvm::lsp::Range R(At->Pos);
       clang::LangOptions LO;
-      if (auto T = tokenRange(SM, LO,
-                              clang::SourceRange(Info.getLocation(),
-                                                 Info.getLocation()),
-                              Encoding))
+      if (auto T = tokenRange(
+              SM, LO,
+              clang::SourceRange(Info.getLocation(), Info.getLocation()),
+              Encoding))
         R = rangeOf(*T);
       add(Level, R, Msg.str().str(), {});
       return;
@@ -128,16 +131,20 @@ public:
       return;
     std::optional<FilePosition> Inc = filePosition(SM, Include, Encoding);
     std::string File = fileName(SM, At->File);
-    clang::PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Info.getLocation()));
-    std::string Where = PL.isValid() ? std::string(llvm::sys::path::filename(PL.getFilename())) +
-                                           ":" + std::to_string(PL.getLine()) + ":" +
-                                           std::to_string(PL.getColumn())
-                                     : File;
+    clang::PresumedLoc PL =
+        SM.getPresumedLoc(SM.getExpansionLoc(Info.getLocation()));
+    std::string Where =
+        PL.isValid()
+            ? std::string(llvm::sys::path::filename(PL.getFilename())) + ":" +
+                  std::to_string(PL.getLine()) + ":" +
+                  std::to_string(PL.getColumn())
+            : File;
     std::vector<RelatedRecord> Related;
     if (!File.empty())
       Related.push_back({File, llvm::lsp::Range(At->Pos), Msg.str().str()});
     add(Level, Inc ? llvm::lsp::Range(Inc->Pos) : llvm::lsp::Range(),
-        "in included file: " + Where + ": " + Msg.str().str(), std::move(Related));
+        "in included file: " + Where + ": " + Msg.str().str(),
+        std::move(Related));
   }
 
   std::vector<DiagnosticRecord> Records;
@@ -198,8 +205,8 @@ ActionRecord previewAction(const FixRecord &X, llvm::StringRef Text,
             fixKindName(X.Kind) + ") as a comment";
   A.Kind = "refactor.rewrite";
   A.Preferred = false;
-  A.Edits.push_back({llvm::lsp::Range(llvm::lsp::Position(Line, 0)),
-                     std::move(Block)});
+  A.Edits.push_back(
+      {llvm::lsp::Range(llvm::lsp::Position(Line, 0)), std::move(Block)});
   return A;
 }
 
@@ -255,7 +262,8 @@ DiagnosticRecord findingDiagnostic(const FindingRecord &F,
       if (auto A = editAction(X, Doc, E))
         D.Actions.push_back(std::move(*A));
     } else if (!X.Code.empty()) {
-      D.Actions.push_back(previewAction(X, Doc.Text, F.Begin.Offset, Begin.line));
+      D.Actions.push_back(
+          previewAction(X, Doc.Text, F.Begin.Offset, Begin.line));
     }
   }
   return D;
@@ -324,6 +332,35 @@ std::vector<AccessRecord> accessRecords(const AnalysisResult &Result,
       A.Hover += "\n(and " + std::to_string(Fs.size() - Shown) +
                  " more kernel configurations)\n";
     A.InlayHint = inlayLabel(Fs);
+    Out.push_back(std::move(A));
+  }
+  return Out;
+}
+
+/// Hover on a kernel's name: the cost model's line for each of its
+/// configurations (what `--explain` prints at the kernel): the predicted
+/// time on the H200 model, the bound and each budget.
+std::vector<AccessRecord> kernelRecords(const AnalysisResult &Result,
+                                        const clang::ASTContext &Ctx,
+                                        PositionEncoding E) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::map<std::pair<unsigned, unsigned>, AccessRecord> ByName;
+  for (size_t I = 0; I < Result.Kernels.size(); ++I) {
+    const KernelInfo &K = Result.Kernels[I];
+    if (!K.Decl)
+      continue;
+    auto R = tokenRange(SM, Ctx.getLangOpts(),
+                        clang::SourceRange(K.Decl->getLocation()), E);
+    if (!R || R->first.File != SM.getMainFileID())
+      continue;
+    AccessRecord &A = ByName[{R->first.Offset, R->second.Offset}];
+    A.Range = rangeOf(*R);
+    A.Hover += (A.Hover.empty() ? "" : "\n") + std::string("- ") +
+               kernelPredictionLine(K, predictKernel(Result, I)) + "\n";
+  }
+  std::vector<AccessRecord> Out;
+  for (auto &[Key, A] : ByName) {
+    A.Hover = "**cost model**\n\n" + A.Hover;
     Out.push_back(std::move(A));
   }
   return Out;
@@ -427,6 +464,12 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
             Findings.push_back(std::move(D));
           }
           Out.Accesses = accessRecords(R, Ctx, E);
+          for (AccessRecord &K : kernelRecords(R, Ctx, E))
+            Out.Accesses.push_back(std::move(K));
+          std::stable_sort(Out.Accesses.begin(), Out.Accesses.end(),
+                           [](const AccessRecord &A, const AccessRecord &B) {
+                             return A.Range.start < B.Range.start;
+                           });
         },
         ClangOS);
   }
@@ -437,7 +480,8 @@ DocumentLint lintDocument(const DocumentSnapshot &Doc,
   if (Parsed && Info.ParseErrors == 0 && Info.HostParseErrors > 0)
     // As on the command line: errors in host code only are one warning
     // (the errors themselves as its related information).
-    Out.Diagnostics.push_back(hostErrorsSummary(Info, Compiler.Records, Doc.File));
+    Out.Diagnostics.push_back(
+        hostErrorsSummary(Info, Compiler.Records, Doc.File));
   else
     for (DiagnosticRecord &D : Compiler.Records)
       Out.Diagnostics.push_back(std::move(D));

@@ -54,7 +54,7 @@ struct DiagnosticRecord {
 };
 
 /// The accesses of one expression (one per kernel configuration that
-/// reaches it).
+/// reaches it), or a kernel's name (its configurations' predicted times).
 struct AccessRecord {
   llvm::lsp::Range Range;
   std::string Hover;     ///< markdown: the --explain facts of each
@@ -72,7 +72,8 @@ struct DocumentSnapshot {
 struct DocumentLint {
   int64_t Version = 0;
   std::vector<DiagnosticRecord> Diagnostics;
-  std::vector<AccessRecord> Accesses; ///< in document order
+  /// Accesses and kernel names, in document order.
+  std::vector<AccessRecord> Accesses;
   unsigned Findings = 0, CompilerErrors = 0;
   /// What the frontend said (notes such as the built-in prelude's).
   std::string Log;
