@@ -54,6 +54,8 @@ const char *assumptionKindName(Assumption::Kind K) {
     return "lane-class";
   case K_::CommonCaseBound:
     return "common-case-bound";
+  case K_::CommonCaseClamp:
+    return "common-case-clamp";
   case K_::EdgeCondition:
     return "edge-condition";
   case K_::UndecidedBranch:

@@ -73,6 +73,9 @@ struct Assumption {
     /// A bound the block's position or a runtime value decides: taken in its
     /// common case (in range).
     CommonCaseBound,
+    /// A clamp the lanes do not decide, `min(n - 1, i)` against a runtime
+    /// size or `max(0, i - 1)`: taken as its index (in range).
+    CommonCaseClamp,
     /// An equality the lanes do not decide: taken as false (it holds only at
     /// the edge of the block or grid).
     EdgeCondition,

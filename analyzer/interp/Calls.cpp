@@ -250,6 +250,46 @@ Interpreter::Impl::systemMemberCall(const CXXMemberCallExpr *MC) {
   return AbsValue::unknown("result of `" + MD->getNameAsString() + "`");
 }
 
+std::optional<AbsValue> Interpreter::Impl::clampCommonCase(const CallExpr *C,
+                                                           bool Max,
+                                                           const AbsValue &A,
+                                                           const AbsValue &B) {
+  // The size: one side the same for every lane, of parameters and
+  // constants only (`C - 1`, `n`, `0`); the index: the other side, which
+  // the lanes, a loop's counter or the block's position move.
+  auto IsSize = [&](const LaneVec &V) {
+    if (!V.isUniform())
+      return false;
+    for (const Poly::Term &T : V.uniform().terms())
+      for (SymbolId S : T.Mono)
+        if (Syms.get(S).Kind != SymbolKind::Param)
+          return false;
+    return true;
+  };
+  bool ASize = IsSize(A.Val), BSize = IsSize(B.Val);
+  if (ASize == BSize)
+    return std::nullopt;
+  const AbsValue &Index = ASize ? B : A;
+  const Poly &Size = (ASize ? A : B).Val.uniform();
+  std::optional<int64_t> Constant = Size.asConstant();
+  // An upper clamp, `min(n - 1, i)`: below a runtime or large size. A lower
+  // clamp, `max(0, i - 1)`: past a small constant. Either way the index,
+  // everywhere but at the data's edge. Other clamps are not guessed.
+  bool Upper = !Max && (!Constant || *Constant > int64_t(WarpSize));
+  bool Lower = Max && Constant && *Constant <= int64_t(WarpSize);
+  if (!Upper && !Lower)
+    return std::nullopt;
+  const Expr *IndexExpr = C->getArg(ASize ? 1 : 0);
+  AbsValue V = Index;
+  addAssumption(V.Assumed,
+                {Assumption::Kind::CommonCaseClamp, text(C),
+                 "`" + text(C) + "` taken as `" + text(IndexExpr) +
+                     "` for every lane: a clamp that binds only at the " +
+                     (Upper ? "end" : "start") +
+                     " of the data, taken in its common case (in range)"});
+  return V;
+}
+
 std::optional<AbsValue>
 Interpreter::Impl::integerBuiltin(const CallExpr *C, llvm::StringRef Name) {
   if (nameIn(Name, {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin",
@@ -262,6 +302,8 @@ Interpreter::Impl::integerBuiltin(const CallExpr *C, llvm::StringRef Name) {
       if (Lt.isInt())
         if (auto M = truth(Lt.Val))
           return Max ? select(*M, B, A) : select(*M, A, B);
+      if (auto V = clampCommonCase(C, Max, A, B))
+        return *V;
     }
     return AbsValue::unknown("min/max not decidable per lane");
   }

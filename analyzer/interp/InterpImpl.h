@@ -466,6 +466,12 @@ struct Interpreter::Impl {
   /// memory: a read of that object (a write too when not const).
   std::optional<AbsValue> systemMemberCall(const clang::CXXMemberCallExpr *MC);
 
+  /// `min(n - 1, i)` and `max(0, i - 1)` that the lanes do not decide (a
+  /// runtime size, a loop's counter): the index, in its common case, and
+  /// stated; std::nullopt for any other min or max.
+  std::optional<AbsValue> clampCommonCase(const clang::CallExpr *C, bool Max,
+                                          const AbsValue &A, const AbsValue &B);
+
   /// min/max and __mul24 on integers.
   std::optional<AbsValue> integerBuiltin(const clang::CallExpr *C,
                                          llvm::StringRef Name);

@@ -83,6 +83,36 @@ void host(const float *in, float *out, int n) {
   EXPECT_EQ(C->Message.rfind("`i < n`: a bound that", 0), 0u) << C->Message;
 }
 
+// A clamp against a runtime size is taken as its index; the record is about
+// the call as written. A min of two lane-dependent values is not a clamp:
+// unknown, with no record.
+TEST(Assumption, CommonCaseClampIsAboutTheCall) {
+  SnippetResult R = runOnCode(R"cu(
+__global__ void k(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[min(n - 1, i + 32)] + in[min(i, threadIdx.x / 2 + blockIdx.y)];
+}
+void host(const float *in, float *out, int n) {
+  k<<<dim3(64, 4), 256>>>(in, out, n);
+}
+)cu");
+  ASSERT_EQ(R.of("in").size(), 2u);
+  SnippetAccess Clamped = R.of("in")[0];
+  const Assumption *C = find(Clamped, Assumption::Kind::CommonCaseClamp);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Subject, "min(n - 1, i + 32)");
+  EXPECT_EQ(C->Message.rfind("`min(n - 1, i + 32)` taken as `i + 32` for "
+                             "every lane: a clamp that binds only at the end",
+                             0),
+            0u)
+      << C->Message;
+  ASSERT_TRUE(Clamped.SectorsPerRequest);
+  EXPECT_EQ(*Clamped.SectorsPerRequest, 4);
+  SnippetAccess Other = R.of("in")[1];
+  EXPECT_FALSE(Other.SectorsPerRequest);
+  EXPECT_EQ(find(Other, Assumption::Kind::CommonCaseClamp), nullptr);
+}
+
 // An unknown row pitch: the offset's alignment is taken as a multiple of 32
 // bytes, about the parameter.
 TEST(Assumption, UnknownOffsetAlignmentNamesTheTerm) {
