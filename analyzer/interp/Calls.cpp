@@ -266,8 +266,26 @@ std::optional<AbsValue> Interpreter::Impl::clampCommonCase(const CallExpr *C,
           return false;
     return true;
   };
+  // (Not a uniform value of the launch's sizes, `gridDim.x * blockDim.x`:
+  // which side is the smaller is no edge case there.)
+  auto IsIndex = [&](const LaneVec &V) {
+    if (!V.isUniform())
+      return true;
+    for (const Poly::Term &T : V.uniform().terms())
+      for (SymbolId S : T.Mono)
+        switch (Syms.get(S).Kind) {
+        case SymbolKind::BlockIdx:
+        case SymbolKind::WarpPos:
+        case SymbolKind::LoopVar:
+        case SymbolKind::LoopIter:
+          return true;
+        default:
+          break;
+        }
+    return false;
+  };
   bool ASize = IsSize(A.Val), BSize = IsSize(B.Val);
-  if (ASize == BSize)
+  if (ASize == BSize || !IsIndex((ASize ? B : A).Val))
     return std::nullopt;
   const AbsValue &Index = ASize ? B : A;
   const Poly &Size = (ASize ? A : B).Val.uniform();
