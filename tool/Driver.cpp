@@ -377,13 +377,11 @@ int readChangedLines(FrontendOptions &FO, std::optional<LineFilter> &LinesWanted
   return -1;
 }
 
-} // namespace
-
-int runDriver(int argc, const char **argv) {
-  Argv0 = argc > 0 ? argv[0] : "cuda-access-lint";
-  // Everything after "--" is the compile command, as with clang-tidy.
-  std::vector<const char *> Own;
-  std::optional<std::vector<std::string>> Fixed;
+/// Splits the command line at `--` (the compile command, as with
+/// clang-tidy) or `--launcher` (the compile command to lint, then run).
+void splitCommandLine(int argc, const char **argv,
+                      std::vector<const char *> &Own,
+                      std::optional<std::vector<std::string>> &Fixed) {
   for (int I = 0; I < argc; ++I) {
     if (llvm::StringRef(argv[I]) == "--launcher" && I > 0) {
       LauncherCommand.emplace(argv + I + 1, argv + argc);
@@ -395,35 +393,45 @@ int runDriver(int argc, const char **argv) {
     }
     Own.push_back(argv[I]);
   }
+}
 
+/// The tool's own options; false after a one-line error.
+bool parseOwnOptions(std::vector<const char *> &Own) {
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   std::string ParseErrors;
   llvm::raw_string_ostream ParseErrorStream(ParseErrors);
-  if (!cl::ParseCommandLineOptions(static_cast<int>(Own.size()), Own.data(),
-                                   Overview, &ParseErrorStream)) {
-    // llvm::cl writes several lines ("Unknown command line argument",
-    // "Try: ...", "Did you mean"); say it in one.
-    llvm::StringRef Msg(ParseErrors);
-    Msg = Msg.trim();
-    llvm::StringRef First = Msg.split('\n').first;
-    First.consume_front("cuda-access-lint: ");
-    First = First.split("  Try:").first.trim();
-    First.consume_back(".");
-    std::string Line = First.str();
-    if (!Line.empty())
-      Line[0] = llvm::toLower(Line[0]);
-    size_t Mean = Msg.find("Did you mean");
-    if (Mean != llvm::StringRef::npos)
-      Line += " (did you mean " +
-              Msg.substr(Mean + strlen("Did you mean ")).split('\n').first.trim().str() +
-              ")";
-    // (Some errors llvm::cl has already printed itself, as one line.)
-    if (!Line.empty())
-      llvm::errs() << "cuda-access-lint: error: " << Line << "; see --help\n";
-    return ExitUsageError;
-  }
+  if (cl::ParseCommandLineOptions(static_cast<int>(Own.size()), Own.data(),
+                                  Overview, &ParseErrorStream))
+    return true;
+  // llvm::cl writes several lines ("Unknown command line argument",
+  // "Try: ...", "Did you mean"); say it in one.
+  llvm::StringRef Msg(ParseErrors);
+  Msg = Msg.trim();
+  llvm::StringRef First = Msg.split('\n').first;
+  First.consume_front("cuda-access-lint: ");
+  First = First.split("  Try:").first.trim();
+  First.consume_back(".");
+  std::string Line = First.str();
+  if (!Line.empty())
+    Line[0] = llvm::toLower(Line[0]);
+  size_t Mean = Msg.find("Did you mean");
+  if (Mean != llvm::StringRef::npos)
+    Line += " (did you mean " +
+            Msg.substr(Mean + strlen("Did you mean "))
+                .split('\n')
+                .first.trim()
+                .str() +
+            ")";
+  // (Some errors llvm::cl has already printed itself, as one line.)
+  if (!Line.empty())
+    llvm::errs() << "cuda-access-lint: error: " << Line << "; see --help\n";
+  return false;
+}
 
+/// --list-rules, --rule-doc, and the check of --checks: an exit status, or
+/// -1 to go on.
+int ruleQueries() {
   if (ListRules) {
     for (const auto &R : allRules()) {
       const RuleInfo &I = R->info();
@@ -444,17 +452,16 @@ int runDriver(int argc, const char **argv) {
     return ExitClean;
   }
   std::string SelectionError;
-  std::optional<RuleSelection> Selection =
-      RuleSelection::parse(Checks, SelectionError);
-  if (!Selection) {
+  if (!RuleSelection::parse(Checks, SelectionError)) {
     llvm::errs() << "cuda-access-lint: error: --checks: " << SelectionError
                  << "\n";
     return ExitUsageError;
   }
+  return -1;
+}
 
-  bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
-                                              : llvm::outs().has_colors();
-
+FrontendOptions frontendOptions(
+    const std::optional<std::vector<std::string>> &Fixed, bool Colored) {
   FrontendOptions FO;
   FO.Files.assign(SourcePaths.begin(), SourcePaths.end());
   FO.BuildPath = BuildPath;
@@ -467,68 +474,72 @@ int runDriver(int argc, const char **argv) {
   FO.CompilerWarnings = CompilerWarnings;
   FO.Color = Colored;
   FO.StrictParse = StrictParse;
+  return FO;
+}
 
-  // The command line's settings, checked as given; then each file's
-  // configuration, refined by them.
-  std::optional<LintConfig> CliConfig = commandLineConfig();
-  if (!CliConfig)
-    return ExitUsageError;
-  LintConfig &Cli = *CliConfig;
-
-  ConfigFinder Configs(ConfigFile);
-  SettingsCache SettingsOf(Configs, Cli, ProjectRoot, BuildPath);
-  std::set<std::string> Said; // configuration warnings, each said once
-  if (DumpConfig || VerifyConfig) {
-    std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
-    if (Where.empty())
-      Where.push_back("./-");
-    for (const std::string &W : Where) {
-      llvm::Expected<const LintSettings *> S = SettingsOf.get(W);
-      if (!S) {
-        llvm::errs() << "cuda-access-lint: error: "
-                     << llvm::toString(S.takeError()) << "\n";
-        return ExitUsageError;
-      }
-      sayConfigWarnings(**S, Said);
-      if (DumpConfig) {
-        llvm::outs() << configYaml((*S)->Config);
-        break;
-      }
+/// --dump-config and --verify-config.
+int configQueries(SettingsCache &SettingsOf, std::set<std::string> &Said) {
+  std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
+  if (Where.empty())
+    Where.push_back("./-");
+  for (const std::string &W : Where) {
+    llvm::Expected<const LintSettings *> S = SettingsOf.get(W);
+    if (!S) {
+      llvm::errs() << "cuda-access-lint: error: "
+                   << llvm::toString(S.takeError()) << "\n";
+      return ExitUsageError;
     }
-    if (VerifyConfig)
-      llvm::outs() << "No config errors detected.\n";
-    return ExitClean;
+    sayConfigWarnings(**S, Said);
+    if (DumpConfig) {
+      llvm::outs() << configYaml((*S)->Config);
+      break;
+    }
   }
-  // LSP: the settings of the working directory's configuration.
-  llvm::Expected<const LintSettings *> Base = SettingsOf.get("./-");
-  if (!Base) {
-    llvm::errs() << "cuda-access-lint: error: " << llvm::toString(Base.takeError())
-                 << "\n";
-    return ExitUsageError;
-  }
-  LintSettings Settings = **Base;
-  // The preamble cache: the command line, else the working directory's
-  // configuration, else on in the default directory.
-  FO.PreambleCache = Settings.Config.PreambleCache.value_or(true);
+  if (VerifyConfig)
+    llvm::outs() << "No config errors detected.\n";
+  return ExitClean;
+}
+
+/// The preamble cache: the command line, else the working directory's
+/// configuration, else on in the default directory.
+void preambleOptions(FrontendOptions &FO, const LintConfig &Config) {
+  FO.PreambleCache = Config.PreambleCache.value_or(true);
   if (PreambleCacheOpt)
     FO.PreambleCache = true;
   if (NoPreambleCache)
     FO.PreambleCache = false;
   FO.PreambleCacheDir = PreambleCacheDir.getNumOccurrences()
                             ? std::string(PreambleCacheDir)
-                            : Settings.Config.PreambleCacheDir.value_or("");
+                            : Config.PreambleCacheDir.value_or("");
   // The editor relints the same file on every change: its preambles are
   // built on first sight unless the command line says otherwise.
   FO.BuildPreamble =
       PreambleBuildOpt.getNumOccurrences() ? PreambleBuild(PreambleBuildOpt)
-      : Settings.Config.BuildPreamble      ? *Settings.Config.BuildPreamble
+      : Config.BuildPreamble               ? *Config.BuildPreamble
       : (Lsp || ClangdProxy)               ? PreambleBuild::FirstSight
                                            : PreambleBuild::SecondSight;
-  FO.PreambleCacheMiB = PreambleCacheSize.getNumOccurrences()
-                            ? uint64_t(PreambleCacheSize)
-                            : Settings.Config.PreambleCacheSize.value_or(
-                                  PreambleCacheSize);
+  FO.PreambleCacheMiB =
+      PreambleCacheSize.getNumOccurrences()
+          ? uint64_t(PreambleCacheSize)
+          : Config.PreambleCacheSize.value_or(PreambleCacheSize);
+}
 
+/// The absolute, normalized --source-root; empty when not given.
+std::string sourceRoot() {
+  if (SourceRoot.empty())
+    return "";
+  llvm::SmallString<256> R(SourceRoot);
+  llvm::sys::fs::make_absolute(R);
+  llvm::sys::path::remove_dots(R, true);
+  return R.str().str();
+}
+
+/// The modes that are not a lint of files: --lsp, --clangd, --merge; and
+/// --launcher's setup (the file its command compiles). An exit status, or
+/// -1 to lint.
+int otherModes(FrontendOptions &FO, const LintSettings &Settings,
+               const std::optional<std::vector<std::string>> &Fixed,
+               bool Colored) {
   if (Lsp)
     return runLspServer(FO, Settings);
   // --clangd: what follows -- is clangd's, not a compile command.
@@ -560,23 +571,28 @@ int runDriver(int argc, const char **argv) {
   if (MergeDocuments) {
     const char *Names[] = {"text", "json", "sarif", "github", "rdjsonl"};
     SarifOptions SO;
-    if (!SourceRoot.empty()) {
-      llvm::SmallString<256> R(SourceRoot);
-      llvm::sys::fs::make_absolute(R);
-      llvm::sys::path::remove_dots(R, true);
-      SO.SourceRoot = R.str().str();
-    }
+    SO.SourceRoot = sourceRoot();
     SO.RuleDocsBase = ruleDocsBase();
-    return runMerge(std::vector<std::string>(SourcePaths.begin(), SourcePaths.end()),
-                    Format.getNumOccurrences() ? Names[int(Format.getValue())] : "",
-                    SO, Colored, llvm::outs(), llvm::errs());
+    return runMerge(
+        std::vector<std::string>(SourcePaths.begin(), SourcePaths.end()),
+        Format.getNumOccurrences() ? Names[int(Format.getValue())] : "", SO,
+        Colored, llvm::outs(), llvm::errs());
   }
+  return -1;
+}
 
-  // Changed lines: --line-filter and --diff (which also picks the files).
+/// What a lint run reads before any file: the changed lines (--line-filter,
+/// --diff, which also picks the files), --baseline and --shard. An exit
+/// status, or -1 to go on.
+struct RunInputs {
   std::optional<LineFilter> LinesWanted, DiffLines;
-  if (int Status = readChangedLines(FO, LinesWanted, DiffLines); Status >= 0)
-    return Status;
   std::optional<Baseline> Known;
+  unsigned ShardK = 1, ShardN = 1;
+};
+int readRunInputs(FrontendOptions &FO, RunInputs &In) {
+  if (int Status = readChangedLines(FO, In.LinesWanted, In.DiffLines);
+      Status >= 0)
+    return Status;
   if (!BaselineFile.empty()) {
     llvm::Expected<Baseline> B = readBaseline(BaselineFile);
     if (!B) {
@@ -584,57 +600,40 @@ int runDriver(int argc, const char **argv) {
                    << llvm::toString(B.takeError()) << "\n";
       return ExitUsageError;
     }
-    Known = std::move(*B);
+    In.Known = std::move(*B);
   }
-  unsigned ShardK = 1, ShardN = 1;
   if (!Shard.empty()) {
     auto [K, N] = llvm::StringRef(Shard).split('/');
-    if (K.getAsInteger(10, ShardK) || N.getAsInteger(10, ShardN) ||
-        ShardN == 0 || ShardK == 0 || ShardK > ShardN) {
+    if (K.getAsInteger(10, In.ShardK) || N.getAsInteger(10, In.ShardN) ||
+        In.ShardN == 0 || In.ShardK == 0 || In.ShardK > In.ShardN) {
       llvm::errs() << "cuda-access-lint: error: --shard=" << Shard
                    << ": expected K/N with 1 <= K <= N\n";
       return ExitUsageError;
     }
   }
+  return -1;
+}
 
-  Frontend FE(FO, llvm::errs());
-  if (!FE.prepare())
-    return ExitUsageError;
-  if (!ExportCompileCommands.empty()) {
-    if (llvm::Error E =
-            exportCompileCommands(FE, BuildPath, ExportCompileCommands)) {
-      llvm::errs() << "cuda-access-lint: error: "
-                   << llvm::toString(std::move(E)) << "\n";
-      return ExitUsageError;
-    }
-    return ExitClean;
-  }
+/// --shard=K/N: every N-th file of the sorted list, from the K-th.
+std::vector<std::string> shardOf(std::vector<std::string> Files,
+                                 const RunInputs &In) {
+  if (In.ShardN <= 1)
+    return Files;
+  llvm::sort(Files);
+  std::vector<std::string> Mine;
+  for (size_t I = In.ShardK - 1; I < Files.size(); I += In.ShardN)
+    Mine.push_back(Files[I]);
+  return Mine;
+}
 
-  // --shard=K/N: every N-th file of the sorted list, from the K-th.
-  std::vector<std::string> Files = FE.files();
-  if (ShardN > 1) {
-    std::vector<std::string> Sorted = Files;
-    llvm::sort(Sorted);
-    Files.clear();
-    for (size_t I = ShardK - 1; I < Sorted.size(); I += ShardN)
-      Files.push_back(Sorted[I]);
-  }
-
-  // Each file's settings, read before any file is parsed: a bad
-  // configuration is one line and exit 3.
-  for (const std::string &F : Files) {
-    llvm::Expected<const LintSettings *> S = SettingsOf.get(F);
-    if (!S) {
-      llvm::errs() << "cuda-access-lint: error: " << llvm::toString(S.takeError())
-                   << "\n";
-      return ExitUsageError;
-    }
-    sayConfigWarnings(**S, Said);
-  }
-
+/// Lints the files and merges their outcomes; the diagnostics of each file
+/// are printed as it ends.
+MergedRun lintAndMerge(Frontend &FE, const std::vector<std::string> &Files,
+                       SettingsCache &SettingsOf, bool Colored) {
   RunOptions RO;
-  RO.Jobs = Jobs ? unsigned(Jobs)
-                 : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  RO.Jobs =
+      Jobs ? unsigned(Jobs)
+           : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   RO.Accesses = Accesses && Format == OutputFormat::Json;
   RO.Explain = Explain && Format == OutputFormat::Text;
   RO.Color = Colored;
@@ -655,7 +654,6 @@ int runDriver(int argc, const char **argv) {
         llvm::errs() << O.Diagnostics;
         llvm::errs().flush();
       });
-
   MergedRun M = mergeOutcomes(std::move(Outcomes));
   if (LauncherCommand) {
     // Clang's view of a file nvcc compiles may differ: a parse problem is
@@ -670,15 +668,16 @@ int runDriver(int argc, const char **argv) {
       }
     M.FilesWithErrors = M.FilesFailed = 0;
   }
-  std::string Root;
-  if (!SourceRoot.empty()) {
-    llvm::SmallString<256> R(SourceRoot);
-    llvm::sys::fs::make_absolute(R);
-    llvm::sys::path::remove_dots(R, true);
-    Root = R.str().str();
-  }
+  return M;
+}
+
+/// After the lint: the line filters, --write-baseline, --baseline, the
+/// gate, the report; under --launcher, the compile. The exit status.
+int finishRun(MergedRun &M, Frontend &FE, SettingsCache &SettingsOf,
+              const RunInputs &In) {
+  std::string Root = sourceRoot();
   std::vector<const LineFilter *> Lines;
-  for (const std::optional<LineFilter> *F : {&LinesWanted, &DiffLines})
+  for (const std::optional<LineFilter> *F : {&In.LinesWanted, &In.DiffLines})
     if (*F)
       Lines.push_back(&**F);
   fingerprintAndFilterLines(M, Root, Lines);
@@ -693,8 +692,8 @@ int runDriver(int argc, const char **argv) {
       return ExitUsageError;
     }
   }
-  if (Known)
-    applyBaselineTo(M, *Known);
+  if (In.Known)
+    applyBaselineTo(M, *In.Known);
   SarifRoot = Root;
   bool Gated = applyGate(M, SettingsOf);
   if (!LauncherCommand)
@@ -710,6 +709,80 @@ int runDriver(int argc, const char **argv) {
     return ExitFindings;
   }
   return ExitClean;
+}
+
+/// The lint of files: the command line's, --diff's, or the compile
+/// database's.
+int lintCommand(FrontendOptions &FO, SettingsCache &SettingsOf,
+                std::set<std::string> &Said, bool Colored) {
+  RunInputs In;
+  if (int Status = readRunInputs(FO, In); Status >= 0)
+    return Status;
+  Frontend FE(FO, llvm::errs());
+  if (!FE.prepare())
+    return ExitUsageError;
+  if (!ExportCompileCommands.empty()) {
+    if (llvm::Error E =
+            exportCompileCommands(FE, BuildPath, ExportCompileCommands)) {
+      llvm::errs() << "cuda-access-lint: error: "
+                   << llvm::toString(std::move(E)) << "\n";
+      return ExitUsageError;
+    }
+    return ExitClean;
+  }
+  std::vector<std::string> Files = shardOf(FE.files(), In);
+  // Each file's settings, read before any file is parsed: a bad
+  // configuration is one line and exit 3.
+  for (const std::string &F : Files) {
+    llvm::Expected<const LintSettings *> S = SettingsOf.get(F);
+    if (!S) {
+      llvm::errs() << "cuda-access-lint: error: "
+                   << llvm::toString(S.takeError()) << "\n";
+      return ExitUsageError;
+    }
+    sayConfigWarnings(**S, Said);
+  }
+  MergedRun M = lintAndMerge(FE, Files, SettingsOf, Colored);
+  return finishRun(M, FE, SettingsOf, In);
+}
+
+} // namespace
+
+int runDriver(int argc, const char **argv) {
+  Argv0 = argc > 0 ? argv[0] : "cuda-access-lint";
+  std::vector<const char *> Own;
+  std::optional<std::vector<std::string>> Fixed;
+  splitCommandLine(argc, argv, Own, Fixed);
+  if (!parseOwnOptions(Own))
+    return ExitUsageError;
+  if (int Status = ruleQueries(); Status >= 0)
+    return Status;
+  bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
+                                              : llvm::outs().has_colors();
+  FrontendOptions FO = frontendOptions(Fixed, Colored);
+
+  // The command line's settings, checked as given; then each file's
+  // configuration, refined by them.
+  std::optional<LintConfig> CliConfig = commandLineConfig();
+  if (!CliConfig)
+    return ExitUsageError;
+  ConfigFinder Configs(ConfigFile);
+  SettingsCache SettingsOf(Configs, *CliConfig, ProjectRoot, BuildPath);
+  std::set<std::string> Said; // configuration warnings, each said once
+  if (DumpConfig || VerifyConfig)
+    return configQueries(SettingsOf, Said);
+  // The working directory's settings: the LSP's, and the preamble cache's.
+  llvm::Expected<const LintSettings *> Base = SettingsOf.get("./-");
+  if (!Base) {
+    llvm::errs() << "cuda-access-lint: error: "
+                 << llvm::toString(Base.takeError()) << "\n";
+    return ExitUsageError;
+  }
+  LintSettings Settings = **Base;
+  preambleOptions(FO, Settings.Config);
+  if (int Status = otherModes(FO, Settings, Fixed, Colored); Status >= 0)
+    return Status;
+  return lintCommand(FO, SettingsOf, Said, Colored);
 }
 
 } // namespace cal
