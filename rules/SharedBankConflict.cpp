@@ -34,7 +34,8 @@ using namespace clang;
 
 namespace {
 
-const char Bad[] = R"cu(// Tiled transpose through a 32 x 32 tile: reading a column of the tile,
+const char Bad[] =
+    R"cu(// Tiled transpose through a 32 x 32 tile: reading a column of the tile,
 // lanes are 32 words apart and all hit the same bank.
 #define TILE 32
 
@@ -56,7 +57,8 @@ void launch(const float *in, float *out, int n) {
 }
 )cu";
 
-const char Good[] = R"cu(// One padding column makes the row stride 33 words: a column of the tile
+const char Good[] =
+    R"cu(// One padding column makes the row stride 33 words: a column of the tile
 // spreads over all 32 banks.
 #define TILE 32
 
@@ -132,119 +134,112 @@ struct PadPlan {
   std::string Why;             ///< why there is no machine-applicable pad
   CharSourceRange SizeRange;
   std::string NewSizeText;
-  std::string DeclText;        ///< the declaration after padding
+  std::string DeclText; ///< the declaration after padding
   /// The padded array's accesses under the padding, per configuration.
   std::map<size_t, AnalysisResult> After;
 };
 
-/// The declaration's identity across template instantiations.
-SourceLocation declKey(const VarDecl *VD) {
-  return VD->getASTContext().getSourceManager().getSpellingLoc(
-      VD->getLocation());
+/// Why the array's rows cannot be padded by a fix, whatever the padding;
+/// empty when they can.
+std::string paddingObstacle(const RuleContext &Ctx,
+                            const std::map<size_t, const VarDecl *> &Configs,
+                            PadPlan &Plan) {
+  const VarDecl *Any = Configs.begin()->second;
+  unsigned Rank = arrayRank(Ctx.Ctx, Any->getType());
+  if (Rank < 2)
+    return "a one-dimensional array has no row to pad: change the stride in "
+           "the index instead";
+  if (Any->hasExternalStorage())
+    return "dynamic shared memory: pad the row pitch in the index";
+  for (auto &[K, VD] : Configs)
+    if (!paddingSafe(VD, Rank, Ctx.Result.Kernels[K].Decl->getBody()))
+      return "`" + VD->getNameAsString() +
+             "` is also used other than element by element (a pointer into "
+             "it, sizeof), where padding would change the layout the code "
+             "assumes";
+  Plan.SizeRange = innermostSizeRange(Any);
+  if (Plan.SizeRange.isInvalid())
+    return "the array's size is written inside a macro";
+  return "";
+}
+
+/// Whether padding the rows by \p Pad elements makes every access of every
+/// configuration in \p Order conflict-free, none worse; their accesses
+/// after it in \p After. The configuration that ruled it out moves to the
+/// front of \p Order: most paddings fail on the same instantiation, so
+/// each then costs one query.
+bool paddingWorks(const RuleContext &Ctx, SourceLocation Key,
+                  std::vector<std::pair<size_t, const VarDecl *>> &Order,
+                  unsigned Pad, int64_t ElemBytes,
+                  std::map<size_t, AnalysisResult> &After) {
+  const ASTContext &AC = Ctx.Ctx;
+  auto RuledOutBy = [&](size_t Idx) {
+    std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
+    After.clear();
+    return false;
+  };
+  // A conflict in the first warp is one of the block: most paddings fail
+  // there, at a fraction of the cost of every warp.
+  auto Conflicts = [&](const AnalysisResult &R) {
+    for (const AccessFacts &F : R.Accesses) {
+      auto *FVD =
+          dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl : nullptr);
+      if (FVD && arrayKey(FVD) == Key && F.AddressKnown && F.BankConflictWays &&
+          *F.BankConflictWays > 1.0 + 1e-9)
+        return true;
+    }
+    return false;
+  };
+  for (size_t Idx = 0; Idx < Order.size(); ++Idx) {
+    auto [K, VD] = Order[Idx];
+    int64_t Size = AC.getTypeSizeInChars(VD->getType()).getQuantity();
+    QualType Row = VD->getType();
+    int64_t Rows = 1;
+    while (const auto *CA = AC.getAsConstantArrayType(Row)) {
+      Row = CA->getElementType();
+      if (AC.getAsConstantArrayType(Row))
+        Rows *= CA->getSize().getSExtValue();
+    }
+    if (Size + Rows * Pad * ElemBytes > MaxStaticShared) {
+      After.clear();
+      return false;
+    }
+    if (Ctx.Result.Kernels[K].ConcreteWarps &&
+        Conflicts(Ctx.padded(K, VD, Pad, /*FirstWarpOnly=*/true)))
+      return RuledOutBy(Idx);
+    // Every access conflict-free, none worse (a merged 16-byte load that
+    // padding would split into scalars is worse).
+    LayoutOutcome O = judgeLayout(Ctx.Result, K, VD, Ctx.padded(K, VD, Pad));
+    if (!O.Valid || !O.ConflictFree)
+      return RuledOutBy(Idx);
+    After[K] = std::move(O.After);
+  }
+  return true;
 }
 
 PadPlan planPadding(const RuleContext &Ctx, SourceLocation Key) {
   PadPlan Plan;
   Plan.Computed = true;
   const ASTContext &AC = Ctx.Ctx;
-  // Every kernel configuration with an access to this declaration, and the
-  // VarDecl it has there.
-  std::map<size_t, const VarDecl *> Configs;
-  for (const AccessFacts &F : Ctx.Result.Accesses) {
-    auto *VD = dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl : nullptr);
-    if (VD && F.Space == MemSpace::Shared && declKey(VD) == Key)
-      Configs[F.Kernel] = VD;
-  }
+  std::map<size_t, const VarDecl *> Configs = configurationsOf(Ctx, Key);
   if (Configs.empty()) {
     Plan.Why = "no access found";
     return Plan;
   }
-  const VarDecl *Any = Configs.begin()->second;
-  unsigned Rank = arrayRank(AC, Any->getType());
-  if (Rank < 2) {
-    Plan.Why = "a one-dimensional array has no row to pad: change the "
-               "stride in the index instead";
+  Plan.Why = paddingObstacle(Ctx, Configs, Plan);
+  if (!Plan.Why.empty())
     return Plan;
-  }
-  if (Any->hasExternalStorage()) {
-    Plan.Why = "dynamic shared memory: pad the row pitch in the index";
-    return Plan;
-  }
-  for (auto &[K, VD] : Configs) {
-    const FunctionDecl *FD = Ctx.Result.Kernels[K].Decl;
-    if (!paddingSafe(VD, Rank, FD->getBody())) {
-      Plan.Why = "`" + VD->getNameAsString() +
-                 "` is also used other than element by element (a pointer "
-                 "into it, sizeof), where padding would change the layout "
-                 "the code assumes";
-      return Plan;
-    }
-  }
-  Plan.SizeRange = innermostSizeRange(Any);
-  if (Plan.SizeRange.isInvalid()) {
-    Plan.Why = "the array's size is written inside a macro";
-    return Plan;
-  }
-  QualType Elem = Any->getType();
+  QualType Elem = Configs.begin()->second->getType();
   while (const auto *CA = AC.getAsConstantArrayType(Elem))
     Elem = CA->getElementType();
   int64_t ElemBytes = AC.getTypeSizeInChars(Elem).getQuantity();
   unsigned MaxPad = static_cast<unsigned>(
       std::max<int64_t>(1, 32 * 4 / std::max<int64_t>(1, ElemBytes)));
-  // The configuration that ruled out the last padding is tried first: most
-  // paddings fail on the same instantiation, so each costs one query.
   std::vector<std::pair<size_t, const VarDecl *>> Order(Configs.begin(),
-                                                         Configs.end());
-  for (unsigned Pad = 1; Pad <= MaxPad && !Plan.Pad; ++Pad) {
-    bool Works = true;
-    for (size_t Idx = 0; Idx < Order.size(); ++Idx) {
-      auto [K, VD] = Order[Idx];
-      int64_t Size = AC.getTypeSizeInChars(VD->getType()).getQuantity();
-      QualType Row = VD->getType();
-      int64_t Rows = 1;
-      while (const auto *CA = AC.getAsConstantArrayType(Row)) {
-        Row = CA->getElementType();
-        if (AC.getAsConstantArrayType(Row))
-          Rows *= CA->getSize().getSExtValue();
-      }
-      if (Size + Rows * Pad * ElemBytes > MaxStaticShared) {
-        Works = false;
-        break;
-      }
-      // A conflict in the first warp is one of the block: most paddings
-      // fail there, at a fraction of the cost of every warp.
-      auto Conflicts = [&](const AnalysisResult &R) {
-        for (const AccessFacts &F : R.Accesses) {
-          auto *FVD = dyn_cast_or_null<VarDecl>(F.Region ? F.Region->Decl
-                                                         : nullptr);
-          if (FVD && declKey(FVD) == Key && F.AddressKnown &&
-              F.BankConflictWays && *F.BankConflictWays > 1.0 + 1e-9)
-            return true;
-        }
-        return false;
-      };
-      if (Ctx.Result.Kernels[K].ConcreteWarps &&
-          Conflicts(Ctx.padded(K, VD, Pad, /*FirstWarpOnly=*/true))) {
-        Works = false;
-        std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
-        break;
-      }
-      // Every access conflict-free, none worse (a merged 16-byte load that
-      // padding would split into scalars is worse).
-      LayoutOutcome O = judgeLayout(Ctx.Result, K, VD, Ctx.padded(K, VD, Pad));
-      Works = O.Valid && O.ConflictFree;
-      if (Works)
-        Plan.After[K] = std::move(O.After);
-      if (!Works) {
-        std::rotate(Order.begin(), Order.begin() + Idx, Order.begin() + Idx + 1);
-        break;
-      }
-    }
-    if (Works)
+                                                        Configs.end());
+  for (unsigned Pad = 1; Pad <= MaxPad && !Plan.Pad; ++Pad)
+    if (paddingWorks(Ctx, Key, Order, Pad, ElemBytes, Plan.After))
       Plan.Pad = Pad;
-    else
-      Plan.After.clear();
-  }
   if (!Plan.Pad) {
     Plan.Why = "no padding up to " + std::to_string(MaxPad) +
                " elements makes every access conflict-free with its vector "
@@ -319,8 +314,8 @@ void SharedBankConflict::check(const RuleContext &Ctx,
   std::map<SourceLocation, LayoutPlan> Layouts;
   std::map<SourceLocation, bool> LayoutsDone;
   for (const AccessFacts &F : Ctx.Result.Accesses) {
-    if (F.Space != MemSpace::Shared || !F.AddressKnown ||
-        !F.BankConflictWays || *F.BankConflictWays < 1.5)
+    if (F.Space != MemSpace::Shared || !F.AddressKnown || !F.BankConflictWays ||
+        *F.BankConflictWays < 1.5)
       continue;
     Finding R = makeFinding(Ctx, F, info());
     double Ways = *F.BankConflictWays;
@@ -337,24 +332,23 @@ void SharedBankConflict::check(const RuleContext &Ctx,
       int64_t Words = std::abs(*F.LaneStrideBytes) / 4;
       Why = ": adjacent lanes are " + std::to_string(Words) + " word" +
             (Words == 1 ? "" : "s") + " apart, and gcd(" +
-            std::to_string(Words) + ", 32) = " +
-            std::to_string(std::gcd(Words, int64_t(32))) +
+            std::to_string(Words) +
+            ", 32) = " + std::to_string(std::gcd(Words, int64_t(32))) +
             " lanes share each bank";
     }
-    R.Message = "`" + F.Array + "`: " + number(Ways) +
-                "-way bank conflict, " + number(*F.WavefrontsPerRequest) +
+    R.Message = "`" + F.Array + "`: " + number(Ways) + "-way bank conflict, " +
+                number(*F.WavefrontsPerRequest) +
                 " wavefronts per request instead of " +
                 number(*F.IdealWavefronts) + Why;
 
     auto *VD = dyn_cast_or_null<VarDecl>(F.Region->Decl);
     if (VD) {
-      SourceLocation Key = declKey(VD);
+      SourceLocation Key = arrayKey(VD);
       PadPlan &Plan = Plans[Key];
       if (!Plan.Computed)
         Plan = planPadding(Ctx, Key);
-      R.LocatedNotes.push_back({VD->getLocation(),
-                                "`" + VD->getNameAsString() +
-                                    "` declared here"});
+      R.LocatedNotes.push_back(
+          {VD->getLocation(), "`" + VD->getNameAsString() + "` declared here"});
       bool Offered = false;
       if (Plan.Pad) {
         Fix X;
