@@ -12,6 +12,7 @@
 #include "analyzer/Interpreter.h"
 #include "analyzer/interp/LValue.h"
 #include "llvm/ADT/DenseMap.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct Frame {
   bool ReturnsRef;
   std::vector<AbsValue> Returns;
   std::vector<LValue> RefReturns;
+  /// A member function's object (`this`): the caller's lvalue of it, or
+  /// unset where not known (a free function, an unknown pointer).
+  std::optional<LValue> This;
 };
 
 /// A display identity: T*Q + R == X, with Q and R the symbols that name

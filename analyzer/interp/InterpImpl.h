@@ -337,6 +337,17 @@ struct Interpreter::Impl {
   /// `s.f`, `p->f`, and static members.
   LValue memberLValue(const clang::MemberExpr *M);
 
+  /// The object of the member function being run, when \p E is `this`
+  /// (through derived-to-base and no-op casts); null otherwise, or when the
+  /// object is not known.
+  const LValue *thisObject(const clang::Expr *E) const;
+
+  /// The offset in bytes of the base-class subobject that declares \p Parent
+  /// within an object of type \p Object (0 for the class itself or an
+  /// unrelated type); std::nullopt through a virtual or ambiguous base.
+  std::optional<int64_t> baseOffset(clang::QualType Object,
+                                    const clang::RecordDecl *Parent) const;
+
   /// The lvalue of an expression already evaluated for its side effects.
   LValue evalLValueNoEffects(const clang::Expr *E);
 
@@ -446,6 +457,7 @@ struct Interpreter::Impl {
   struct CallBindings {
     std::vector<std::pair<const clang::ParmVarDecl *, AbsValue>> Values;
     std::vector<std::pair<const clang::ParmVarDecl *, LValue>> Aliases;
+    std::optional<LValue> Object; ///< a member function's `this`
   };
   CallBindings bindArguments(const clang::CallExpr *C,
                              const clang::FunctionDecl *Def);

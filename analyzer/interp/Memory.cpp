@@ -7,6 +7,8 @@
 
 #include "analyzer/interp/InterpImpl.h"
 
+#include "clang/AST/CXXInheritance.h"
+
 namespace cal {
 
 using namespace clang;
@@ -83,6 +85,11 @@ std::string Interpreter::Impl::arrayName(const Expr *E) const {
                                                      : arrayName(B->getRHS());
   }
   if (auto *M = dyn_cast<MemberExpr>(E)) {
+    // A member read in a member function: the array the object is in
+    // (`counts[2 * lane].get()` reads `counts`).
+    if (const LValue *T = thisObject(M->getBase()))
+      if (T->K == LValue::Memory && T->Region)
+        return T->Region->Name;
     std::string Base = arrayName(M->getBase());
     if (M->getBase()->getType()->isRecordType() || M->isArrow()) {
       if (!Base.empty() && !M->getType()->isArrayType() &&
@@ -197,8 +204,8 @@ std::optional<LaneVec> Interpreter::Impl::recordedRow(const Expr *E) const {
     auto It = RowTermValues.find(Term);
     if (It == RowTermValues.end() || !It->second)
       return std::nullopt;
-    auto Scaled =
-        It->second->map([F = Factor](const Poly &P) { return Poly::scale(P, F); });
+    auto Scaled = It->second->map(
+        [F = Factor](const Poly &P) { return Poly::scale(P, F); });
     if (Scaled)
       Row = LaneVec::zip(*Row, *Scaled, Poly::add);
     if (!Scaled || !Row)
@@ -357,13 +364,55 @@ LValue Interpreter::Impl::memberLValue(const MemberExpr *M) {
     return LValue::unknown("member is not a field");
   }
   LValue Base;
-  if (M->isArrow())
+  if (!M->isArrow())
+    Base = evalLValue(M->getBase());
+  else if (const LValue *T = thisObject(M->getBase()))
+    Base = *T; // `this->f`, `f` in a member function
+  else
     Base =
         memoryAt(eval(M->getBase()), M->getBase()->getType()->getPointeeType(),
                  "pointer unknown");
-  else
-    Base = evalLValue(M->getBase());
   return fieldOf(Base, FD, M->getType());
+}
+
+const LValue *Interpreter::Impl::thisObject(const Expr *E) const {
+  while (true) {
+    E = E->IgnoreParens();
+    const auto *ICE = dyn_cast<ImplicitCastExpr>(E);
+    if (!ICE || (ICE->getCastKind() != CK_NoOp &&
+                 ICE->getCastKind() != CK_DerivedToBase &&
+                 ICE->getCastKind() != CK_UncheckedDerivedToBase))
+      break;
+    E = ICE->getSubExpr();
+  }
+  if (!isa<CXXThisExpr>(E) || Frames.empty() || !Frames.back().This)
+    return nullptr;
+  return &*Frames.back().This;
+}
+
+std::optional<int64_t>
+Interpreter::Impl::baseOffset(QualType Object, const RecordDecl *Parent) const {
+  const auto *Derived =
+      Object.isNull() ? nullptr : Object->getAsCXXRecordDecl();
+  const auto *Base = dyn_cast<CXXRecordDecl>(Parent);
+  if (!Derived || !Base || !Derived->hasDefinition() ||
+      Derived->getCanonicalDecl() == Base->getCanonicalDecl())
+    return 0;
+  CXXBasePaths Paths(/*FindAmbiguities=*/true, /*RecordPaths=*/true,
+                     /*DetectVirtual=*/true);
+  if (!Derived->isDerivedFrom(Base, Paths))
+    return 0; // not a base: the lvalue's type says nothing of the field
+  if (Paths.getDetectedVirtual() ||
+      std::distance(Paths.begin(), Paths.end()) != 1)
+    return std::nullopt;
+  int64_t Off = 0;
+  for (const CXXBasePathElement &E : Paths.front()) {
+    const CXXRecordDecl *B = E.Base->getType()->getAsCXXRecordDecl();
+    if (!B || E.Base->isVirtual())
+      return std::nullopt;
+    Off += Ctx.getASTRecordLayout(E.Class).getBaseClassOffset(B).getQuantity();
+  }
+  return Off;
 }
 
 LValue Interpreter::Impl::evalLValueNoEffects(const Expr *E) {
@@ -488,7 +537,12 @@ LValue Interpreter::Impl::fieldOf(const LValue &Base, const FieldDecl *FD,
   if (RD->isInvalidDecl() || !RD->getDefinition())
     return LValue::unknown("incomplete record");
   const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(RD);
-  int64_t Off = Layout.getFieldOffset(FD->getFieldIndex()) / Ctx.getCharWidth();
+  // A field of a base class: where its subobject is in the object.
+  std::optional<int64_t> Sub = baseOffset(Base.Type, RD);
+  if (!Sub)
+    return LValue::unknown("a field of a virtual or ambiguous base");
+  int64_t Off =
+      *Sub + Layout.getFieldOffset(FD->getFieldIndex()) / Ctx.getCharWidth();
   if (L.Offset) {
     auto Sum =
         L.Offset->map([&](const Poly &P) { return Poly::add(P, Poly(Off)); });

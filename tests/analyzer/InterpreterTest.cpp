@@ -152,4 +152,51 @@ TEST(Interpreter, StructFieldOffsets) {
   EXPECT_EQ(Ps.Symbolic, "12*threadIdx.x + 4"); // field y at byte 4
 }
 
+// A member function runs on its caller's object: a member it writes is
+// read back by the next call, through a base class too.
+TEST(Interpreter, MemberFunctionsRunOnTheirObject) {
+  SnippetResult R = runOnCode(R"cu(
+struct Step { protected: int stride; };
+struct Walker : Step {
+  int at;
+  __device__ void start(int i, int s) { at = i; this->stride = s; }
+  __device__ int next() { int r = at; at += stride; return r; }
+};
+__global__ void k(const float *in, float *out) {
+  Walker w;
+  w.start(threadIdx.x, 64);
+  float a = in[w.next()];
+  float b = in[w.next()];
+  out[threadIdx.x] = a + b;
+}
+void host(const float *in, float *out) { k<<<1, 32>>>(in, out); }
+)cu");
+  std::vector<SnippetAccess> In = R.of("in");
+  ASSERT_EQ(In.size(), 2u);
+  EXPECT_TRUE(In[0].AddressKnown) << In[0].UnknownReason;
+  EXPECT_TRUE(In[1].AddressKnown) << In[1].UnknownReason;
+  EXPECT_EQ(In[0].Symbolic, "4*threadIdx.x");
+  EXPECT_EQ(In[1].Symbolic, "4*(threadIdx.x + 64)");
+  EXPECT_EQ(In[1].LaneStrideBytes, std::optional<int64_t>(4));
+}
+
+// An object in memory: a member the method reads is a load at the member's
+// offset, the second base class's after the first's.
+TEST(Interpreter, MemberReadThroughThisIsALoadAtItsOffset) {
+  SnippetResult R = runOnCode(R"cu(
+struct A { int a; };
+struct B { int b; __device__ int get() const { return b; } };
+struct C : A, B {};
+__global__ void k(const C *cs, int *out) {
+  out[threadIdx.x] = cs[threadIdx.x].get();
+}
+void host(const C *c, int *o) { k<<<1, 32>>>(c, o); }
+)cu");
+  SnippetAccess Cs = R.one("cs");
+  ASSERT_TRUE(Cs.LaneOffsets) << Cs.UnknownReason;
+  EXPECT_EQ(Cs.LaneStrideBytes, std::optional<int64_t>(8));
+  EXPECT_EQ(Cs.BytesPerLane, 4u);
+  EXPECT_EQ(Cs.Symbolic, "8*threadIdx.x + 4"); // B's b, after A's a
+}
+
 } // namespace
