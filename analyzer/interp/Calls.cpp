@@ -88,6 +88,57 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
   return true;
 }
 
+bool Interpreter::Impl::runConstructor(const LValue &Object,
+                                       const CXXConstructExpr *CE) {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Def) || !Def ||
+      isSystem(Def->getLocation()) || Frames.size() >= MaxInlineDepth)
+    return false;
+  for (const Frame &F : Frames)
+    if (F.FD == Def)
+      return false; // recursion
+  const auto *CD = cast<CXXConstructorDecl>(Def);
+  CallBindings Args;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < CD->getNumParams(); ++I) {
+    const ParmVarDecl *PD = CD->getParamDecl(I);
+    const Expr *Arg = CE->getArg(I);
+    if (PD->getType()->isReferenceType() && !isTemporary(Arg))
+      Args.Aliases.push_back({PD, evalLValue(Arg)});
+    else
+      Args.Values.push_back({PD, eval(Arg)});
+  }
+  for (auto &[PD, V] : Args.Values)
+    Env[PD] = V;
+  for (auto &[PD, L] : Args.Aliases)
+    Refs[PD] = L;
+  Frames.push_back({Def, false, {}, {}, Object});
+  CallStack.push_back(CE);
+  llvm::SaveAndRestore<std::string> KeepActive(ActiveInexact);
+  for (const CXXCtorInitializer *Init : CD->inits()) {
+    const Expr *E = Init->getInit();
+    if (!E)
+      continue;
+    const auto *Base = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+    if (Init->isBaseInitializer() && Base && runConstructor(Object, Base))
+      continue; // the base's members are the object's
+    const FieldDecl *FD = Init->getMember();
+    if (!FD || FD->getType()->isReferenceType() ||
+        FD->getType()->isArrayType()) {
+      eval(E);
+      continue;
+    }
+    QualType T = FD->getType();
+    write(fieldOf(Object, FD, T), eval(E), E, T);
+  }
+  exec(CD->getBody());
+  CallStack.pop_back();
+  Frames.pop_back();
+  for (auto &[PD, L] : Args.Aliases)
+    Refs.erase(PD);
+  return true;
+}
+
 Interpreter::Impl::CallBindings
 Interpreter::Impl::bindArguments(const CallExpr *C, const FunctionDecl *Def) {
   unsigned Shift = 0;

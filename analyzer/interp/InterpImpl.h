@@ -446,6 +446,12 @@ struct Interpreter::Impl {
 
   void evalCallArgs(const clang::CallExpr *C);
 
+  /// Runs a user's constructor (one with a body, not a copy or a move) on
+  /// \p Object, a local variable being declared: its base and member
+  /// initializers, then its body, as a member function runs on its object.
+  /// False when it is not run (the caller evaluates the expression).
+  bool runConstructor(const LValue &Object, const clang::CXXConstructExpr *CE);
+
   /// Inlines a call to a user function with a body. Returns false when the
   /// call is not inlined.
   bool inlineCall(const clang::CallExpr *C, bool WantLValue, AbsValue *Result,

@@ -103,6 +103,16 @@ void Interpreter::Impl::execDecl(const DeclStmt *DS) {
                                                      "` is uninitialized");
       continue;
     }
+    // A user's constructor runs on the variable (its members' values).
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit())) {
+      LValue Object;
+      Object.K = LValue::Var;
+      Object.VD = VD;
+      Object.Type = VD->getType();
+      Env[VD] = AbsValue::unknown("constructed object");
+      if (runConstructor(Object, CE))
+        continue;
+    }
     AbsValue V = eval(Init);
     if (V.isPointer() && VD->getType()->isPointerType())
       V.Pointee = VD->getType()->getPointeeType();

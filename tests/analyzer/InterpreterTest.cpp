@@ -199,4 +199,30 @@ void host(const C *c, int *o) { k<<<1, 32>>>(c, o); }
   EXPECT_EQ(Cs.Symbolic, "8*threadIdx.x + 4"); // B's b, after A's a
 }
 
+// A user's constructor runs on the variable it declares: a base's
+// initializer, the members' (a default member initializer too), its body.
+TEST(Interpreter, ConstructorsInitializeTheirObject) {
+  SnippetResult R = runOnCode(R"cu(
+struct Base { int stride; __device__ Base(int s) : stride(s) {} };
+struct Walker : Base {
+  int at;
+  int calls = 0;
+  __device__ Walker(int i, int s) : Base(s), at(i) { at += 1; }
+  __device__ int next() { int r = at; at += stride; ++calls; return r; }
+};
+__global__ void k(const float *in, float *out) {
+  Walker w(threadIdx.x, 64);
+  float a = in[w.next()];
+  float b = in[w.next()];
+  out[threadIdx.x + w.calls] = a + b;
+}
+void host(const float *in, float *out) { k<<<1, 32>>>(in, out); }
+)cu");
+  std::vector<SnippetAccess> In = R.of("in");
+  ASSERT_EQ(In.size(), 2u);
+  EXPECT_EQ(In[0].Symbolic, "4*(threadIdx.x + 1)");
+  EXPECT_EQ(In[1].Symbolic, "4*(threadIdx.x + 65)");
+  EXPECT_EQ(R.one("out").Symbolic, "4*(threadIdx.x + 2)");
+}
+
 } // namespace
