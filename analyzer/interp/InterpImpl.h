@@ -495,43 +495,10 @@ struct Interpreter::Impl {
                                          llvm::StringRef Name);
 
   //===--------------------------------------------------------------------===//
-  // interp/CompileErrors.cpp
+  // interp/CompileErrors.cpp: code that does not compile
   //===--------------------------------------------------------------------===//
 
-  /// Why the first recovery expression in \p E (clang's stand-in for code
-  /// that does not compile) is unknown; empty when there is none.
-  std::string errorReason(const clang::Expr *E) const;
-
-  /// A recovery expression: its parts evaluated for their accesses, its
-  /// value unknown with the reason.
-  AbsValue evalRecovery(const clang::RecoveryExpr *R);
-
-  /// `a[i]` with an index that does not compile (its type is dependent):
-  /// the element of the side that is a pointer or an array, at an unknown
-  /// offset.
-  LValue subscriptWithErrors(const clang::ArraySubscriptExpr *A);
-
-  /// Why a declaration has no value: it does not compile (an invalid
-  /// declaration, an initializer written but dropped by clang); empty when
-  /// it compiled.
-  std::string uncompiledDecl(const clang::VarDecl *VD) const;
-
-  /// A name clang reported an error at and replaced by the declaration it
-  /// guessed (`idxx`, "did you mean 'idx'?"): why it is unknown; empty for
-  /// any other name. \p E is a DeclRefExpr or a MemberExpr.
-  std::string correctedName(const clang::Expr *E) const;
-
-  /// The statements clang dropped from \p CS (an error inside it, between
-  /// two of its statements), found on first use.
-  const std::vector<DroppedStmt> &droppedIn(const clang::CompoundStmt *CS);
-
-  /// The variables in scope that \p D may assign.
-  void droppedTargets(const DroppedStmt &D,
-                      llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out) const;
-
-  /// Before statement \p Index of \p CS: what the statements dropped
-  /// there may assign becomes unknown.
-  void forgetDropped(const clang::CompoundStmt *CS, unsigned Index);
+#include "analyzer/interp/CompileErrorsMembers.inc"
 
   //===--------------------------------------------------------------------===//
   // interp/models/*.cpp: CUDA's built-ins, cooperative groups
