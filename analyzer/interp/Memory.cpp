@@ -85,11 +85,17 @@ std::string Interpreter::Impl::arrayName(const Expr *E) const {
                                                      : arrayName(B->getRHS());
   }
   if (auto *M = dyn_cast<MemberExpr>(E)) {
-    // A member read in a member function: the array the object is in
-    // (`counts[2 * lane].get()` reads `counts`).
-    if (const LValue *T = thisObject(M->getBase()))
-      if (T->K == LValue::Memory && T->Region)
+    // A member in a member function: the array the object is in
+    // (`counts[2 * lane].get()` reads `counts`), else the member's name
+    // (`buf[i]` with `buf` a member pointer).
+    if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
+      const LValue *T = thisObject(M->getBase());
+      if (T && T->K == LValue::Memory && T->Region)
         return T->Region->Name;
+      if (!M->getType()->isPointerType() && !M->getType()->isArrayType())
+        return "";
+      return M->getMemberDecl()->getNameAsString();
+    }
     std::string Base = arrayName(M->getBase());
     if (M->getBase()->getType()->isRecordType() || M->isArrow()) {
       if (!Base.empty() && !M->getType()->isArrayType() &&
