@@ -20,6 +20,7 @@
 #include "analyzer/WarpModel.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecordLayout.h"
 
@@ -100,7 +101,8 @@ const char Rationale[] =
     "1.01x, the pair 1.04x); copy_gridstride against copy_gridstride_float4,"
     " a grid-stride loop, 1.29x (predicted 1.34x: nvcc does not unroll a "
     "loop stepping by blockDim.x * gridDim.x, so the scalar copy has one "
-    "load in flight per iteration). 1.10 lies above the model's largest error on "
+    "load in flight per iteration). 1.10 lies above the model's largest error "
+    "on "
     "these ratios (copy_stripe4's, 8%): the striped copy stays silent and the"
     " one-element copies fire. 1.4 lies between the measured gains of a third"
     " or more (1.58x, 2.74x: warnings) and the predicted 1.13-1.16x of 2-byte"
@@ -178,34 +180,45 @@ static bool checkStructPieces(const RuleContext &Ctx, const AccessFacts &F,
   int64_t Now = F.Pieces, Then = Padded / Width;
   if (Then >= Now)
     return true;
-  std::string Type = F.Type.getUnqualifiedType().getAsString();
+  // The type as written (`interval_gpu<double>`, not `class
+  // interval_gpu<double>`); the declaration to change is its template's.
+  clang::PrintingPolicy Policy(Ctx.Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  std::string Type = F.Type.getUnqualifiedType().getAsString(Policy);
+  std::string Decl = Type, Keyword = "struct", Template;
+  if (const auto *RD = F.Type->getAsCXXRecordDecl()) {
+    Keyword = RD->isClass() ? "class" : "struct";
+    if (const auto *S =
+            llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(RD)) {
+      Decl = S->getSpecializedTemplate()->getNameAsString();
+      Template = "template <...> ";
+    }
+  }
   std::string What = F.Kind == AccessKind::Store ? "store" : "load";
   Finding R = makeFinding(Ctx, F, Info);
   bool Pads = Padded != Bytes;
   R.Sev = !Pads && Now >= 2 * Then ? Severity::Warning : Severity::Note;
-  R.Message = "`" + F.Array + "`: each `" + Type + "` (" +
-              std::to_string(Bytes) + " bytes) is " +
-              (F.Kind == AccessKind::Store ? "written" : "read") + " as " +
-              std::to_string(Now) + " " + std::to_string(F.BytesPerLane) +
-              "-byte " + What + "s (the type is " +
-              std::to_string(F.BytesPerLane) + "-byte aligned); aligned to " +
-              std::to_string(Width) + " bytes it would take " +
-              std::to_string(Then) + " " + std::to_string(Width) + "-byte " +
-              What + (Then > 1 ? "s" : "") +
-              (Pads ? " (padded to " + std::to_string(Padded) + " bytes: " +
-                          percent(double(Padded - Bytes) / Bytes) +
-                          " more bytes moved)"
-                    : "");
+  R.Message =
+      "`" + F.Array + "`: each `" + Type + "` (" + std::to_string(Bytes) +
+      " bytes) is " + (F.Kind == AccessKind::Store ? "written" : "read") +
+      " as " + std::to_string(Now) + " " + std::to_string(F.BytesPerLane) +
+      "-byte " + What + "s (the type is " + std::to_string(F.BytesPerLane) +
+      "-byte aligned); aligned to " + std::to_string(Width) +
+      " bytes it would take " + std::to_string(Then) + " " +
+      std::to_string(Width) + "-byte " + What + (Then > 1 ? "s" : "") +
+      (Pads ? " (padded to " + std::to_string(Padded) + " bytes: " +
+                  percent(double(Padded - Bytes) / Bytes) + " more bytes moved)"
+            : "");
   Fix X;
   X.Kind = FixKind::Vectorize;
   X.Apply = Applicability::Suggestion;
-  X.Description = "declare `" + Type + "` with __align__(" +
+  X.Description = "declare `" + Decl + "` with __align__(" +
                   std::to_string(Width) + ") (changes its layout" +
                   (Pads ? " and size" : "") +
                   " for every user) so that nvcc copies it in " +
                   std::to_string(Width) + "-byte pieces";
-  X.Code = "struct __align__(" + std::to_string(Width) + ") " + Type +
-           " { ... };";
+  X.Code = Template + Keyword + " __align__(" + std::to_string(Width) + ") " +
+           Decl + " { ... };";
   R.Fixes.push_back(X);
   addCommonNotes(Ctx, F, R);
   Out.push_back(std::move(R));
