@@ -518,6 +518,14 @@ struct Interpreter::Impl {
 
   void execDecl(const clang::DeclStmt *DS);
 
+  /// Two values of one variable (or member) after two paths: the same,
+  /// per lane (\p TakeA), a symbol (a uniform branch), member by member
+  /// for a struct, else unknown. \p Key names the merge's symbol.
+  AbsValue mergedValue(const AbsValue &A, const AbsValue &B,
+                       std::optional<LaneMask> TakeA,
+                       const clang::Stmt *UniformBranch, const std::string &Key,
+                       const std::string &Name);
+
   void mergeInto(llvm::DenseMap<const clang::VarDecl *, AbsValue> &A,
                  const llvm::DenseMap<const clang::VarDecl *, AbsValue> &B,
                  std::optional<LaneMask> TakeA,

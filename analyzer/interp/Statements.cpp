@@ -138,30 +138,58 @@ void Interpreter::Impl::mergeInto(
       A[VD] = AbsValue::unknown("assigned on one path only");
       continue;
     }
-    if (IA->second.sameAs(IB->second))
-      continue;
-    if (TakeA)
-      IA->second = select(*TakeA, IA->second, IB->second);
-    else if (UniformBranch && isUniformInt(IA->second) &&
-             isUniformInt(IB->second)) {
-      // A branch every lane of the warp takes the same way, between two
-      // lane-uniform values (transposeDiagonal's blockIdx_x): one of
-      // them, the same for every lane: a symbol.
-      const Poly &PA = IA->second.Val.uniform(), &PB = IB->second.Val.uniform();
-      char Buf[64];
-      snprintf(Buf, sizeof(Buf), "merge:%p:%p", (const void *)UniformBranch,
-               (const void *)VD);
-      AbsValue M = AbsValue::integer(
-          Poly::symbol(opaqueSymbol(Buf, VD->getNameAsString(), {&PA, &PB})));
-      M.assuming(IA->second).assuming(IB->second);
-      IA->second = M;
-    } else if (IA->second.Region && IA->second.Region == IB->second.Region)
-      IA->second = unknownPointer(IA->second, "`" + VD->getNameAsString() +
-                                                  "` differs between branches");
-    else
-      IA->second = AbsValue::unknown("`" + VD->getNameAsString() +
-                                     "` differs between branches");
+    char Key[64];
+    snprintf(Key, sizeof(Key), "merge:%p:%p", (const void *)UniformBranch,
+             (const void *)VD);
+    IA->second = mergedValue(IA->second, IB->second, TakeA, UniformBranch, Key,
+                             VD->getNameAsString());
   }
+}
+
+AbsValue Interpreter::Impl::mergedValue(const AbsValue &A, const AbsValue &B,
+                                        std::optional<LaneMask> TakeA,
+                                        const Stmt *UniformBranch,
+                                        const std::string &Key,
+                                        const std::string &Name) {
+  if (A.sameAs(B))
+    return A;
+  // A struct (an object whose members the branches set): member by member,
+  // so that one member differing leaves the others known.
+  if (A.K == AbsValue::Struct && B.K == AbsValue::Struct && A.Fields &&
+      B.Fields) {
+    AbsValue M = A;
+    M.Fields = std::make_shared<std::map<const FieldDecl *, AbsValue>>();
+    for (const auto &[F, V] : *A.Fields) {
+      auto It = B.Fields->find(F);
+      std::string Member = Name + "." + F->getNameAsString();
+      (*M.Fields)[F] =
+          It == B.Fields->end()
+              ? AbsValue::unknown("`" + Member + "` assigned on one path only")
+              : mergedValue(V, It->second, TakeA, UniformBranch,
+                            Key + ":" + F->getNameAsString(), Member);
+    }
+    for (const auto &[F, V] : *B.Fields)
+      if (!A.Fields->count(F))
+        (*M.Fields)[F] =
+            AbsValue::unknown("`" + Name + "." + F->getNameAsString() +
+                              "` assigned on one path only");
+    return M;
+  }
+  if (TakeA)
+    return select(*TakeA, A, B);
+  if (UniformBranch && isUniformInt(A) && isUniformInt(B)) {
+    // A branch every lane of the warp takes the same way, between two
+    // lane-uniform values (transposeDiagonal's blockIdx_x): one of them,
+    // the same for every lane: a symbol.
+    const Poly &PA = A.Val.uniform(), &PB = B.Val.uniform();
+    AbsValue M =
+        AbsValue::integer(Poly::symbol(opaqueSymbol(Key, Name, {&PA, &PB})));
+    M.assuming(A).assuming(B);
+    return M;
+  }
+  if (A.Region && A.Region == B.Region)
+    return unknownPointer(A, "`" + Name + "` differs between branches");
+  return AbsValue::unknown("`" + Name + "` differs between branches");
 }
 
 bool Interpreter::Impl::execIfDecided(const IfStmt *If, LaneMask Taken,
