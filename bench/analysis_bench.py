@@ -29,26 +29,16 @@ only. See bench/README.md.
 import argparse
 import os
 import re
-import shlex
 import statistics
 import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUN_ARGS = "// RUN-ARGS:"
+sys.path.insert(0, os.path.join(REPO, "tests", "golden"))
+from golden import run_args  # noqa: E402  (the fixtures' RUN-ARGS, as the golden test reads them)
 PHASES = re.compile(r"analysis ([0-9.]+) ms .*rules ([0-9.]+) ms"
                     r"(?: \(paddings priced: (\d+) from recorded rows, (\d+) "
                     r"re-analyzed, (\d+) walks to record rows\))?")
-
-
-def run_args(path):
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            at = line.find(RUN_ARGS)
-            if at >= 0:
-                out += shlex.split(line[at + len(RUN_ARGS):])
-    return out
 
 
 def cu_files(root):

@@ -33,7 +33,7 @@ RUN_ARGS = "// RUN-ARGS:"
 def run_args(path):
     """The fixture's `// RUN-ARGS:` options (tests/README.md), in order."""
     out = []
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             at = line.find(RUN_ARGS)
             if at >= 0:
