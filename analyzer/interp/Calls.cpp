@@ -50,40 +50,53 @@ void Interpreter::Impl::evalCallArgs(const CallExpr *C) {
   }
 }
 
-bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
-                                   AbsValue *Result, LValue *LResult) {
-  const FunctionDecl *FD = C->getDirectCallee();
-  if (!FD)
-    return false;
+const FunctionDecl *Interpreter::Impl::inlinable(const FunctionDecl *FD) const {
   const FunctionDecl *Def = nullptr;
-  if (!FD->hasBody(Def) || !Def || isSystem(Def->getLocation()))
-    return false;
+  if (!FD || !FD->hasBody(Def) || !Def || isSystem(Def->getLocation()))
+    return nullptr;
   if (Frames.size() >= MaxInlineDepth)
-    return false;
+    return nullptr;
   for (const Frame &F : Frames)
     if (F.FD == Def)
-      return false; // recursion
-  bool ReturnsRef = Def->getReturnType()->isReferenceType();
-  if (WantLValue != ReturnsRef && WantLValue)
-    return false;
+      return nullptr; // recursion
+  return Def;
+}
 
-  CallBindings Args = bindArguments(C, Def);
+interp::Frame Interpreter::Impl::runInlined(const FunctionDecl *Def,
+                                            bool ReturnsRef, CallBindings B,
+                                            const Expr *Site,
+                                            llvm::function_ref<void()> Body) {
   // Save the callee's bindings in case it is active further out (it is
   // not: recursion is refused), then bind.
-  for (auto &[PD, V] : Args.Values)
+  for (auto &[PD, V] : B.Values)
     Env[PD] = V;
-  for (auto &[PD, L] : Args.Aliases)
+  for (auto &[PD, L] : B.Aliases)
     Refs[PD] = L;
-  Frames.push_back({Def, ReturnsRef, {}, {}, std::move(Args.Object)});
-  CallStack.push_back(C);
-  // Lanes that return early from the callee are back after the call.
-  llvm::SaveAndRestore<std::string> KeepActive(ActiveInexact);
-  exec(Def->getBody());
+  Frames.push_back({Def, ReturnsRef, {}, {}, std::move(B.Object)});
+  CallStack.push_back(Site);
+  {
+    // Lanes that return early from the callee are back after the call.
+    llvm::SaveAndRestore<std::string> KeepActive(ActiveInexact);
+    Body();
+  }
   CallStack.pop_back();
   Frame F = std::move(Frames.back());
   Frames.pop_back();
-  for (auto &[PD, L] : Args.Aliases)
+  for (auto &[PD, L] : B.Aliases)
     Refs.erase(PD);
+  return F;
+}
+
+bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
+                                   AbsValue *Result, LValue *LResult) {
+  const FunctionDecl *Def = inlinable(C->getDirectCallee());
+  if (!Def)
+    return false;
+  bool ReturnsRef = Def->getReturnType()->isReferenceType();
+  if (WantLValue != ReturnsRef && WantLValue)
+    return false;
+  Frame F = runInlined(Def, ReturnsRef, bindArguments(C, Def), C,
+                       [&] { exec(Def->getBody()); });
   returnedValue(F, Result, LResult);
   return true;
 }
@@ -91,52 +104,45 @@ bool Interpreter::Impl::inlineCall(const CallExpr *C, bool WantLValue,
 bool Interpreter::Impl::runConstructor(const LValue &Object,
                                        const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
-  const FunctionDecl *Def = nullptr;
-  if (!Ctor || Ctor->isCopyOrMoveConstructor() || !Ctor->hasBody(Def) || !Def ||
-      isSystem(Def->getLocation()) || Frames.size() >= MaxInlineDepth)
+  if (!Ctor || Ctor->isCopyOrMoveConstructor())
     return false;
-  for (const Frame &F : Frames)
-    if (F.FD == Def)
-      return false; // recursion
-  const auto *CD = cast<CXXConstructorDecl>(Def);
+  const auto *CD = dyn_cast_or_null<CXXConstructorDecl>(inlinable(Ctor));
+  if (!CD)
+    return false;
   CallBindings Args;
-  for (unsigned I = 0; I < CE->getNumArgs() && I < CD->getNumParams(); ++I) {
-    const ParmVarDecl *PD = CD->getParamDecl(I);
-    const Expr *Arg = CE->getArg(I);
-    if (PD->getType()->isReferenceType() && !isTemporary(Arg))
-      Args.Aliases.push_back({PD, evalLValue(Arg)});
-    else
-      Args.Values.push_back({PD, eval(Arg)});
-  }
-  for (auto &[PD, V] : Args.Values)
-    Env[PD] = V;
-  for (auto &[PD, L] : Args.Aliases)
-    Refs[PD] = L;
-  Frames.push_back({Def, false, {}, {}, Object});
-  CallStack.push_back(CE);
-  llvm::SaveAndRestore<std::string> KeepActive(ActiveInexact);
-  for (const CXXCtorInitializer *Init : CD->inits()) {
-    const Expr *E = Init->getInit();
-    if (!E)
-      continue;
-    const auto *Base = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
-    if (Init->isBaseInitializer() && Base && runConstructor(Object, Base))
-      continue; // the base's members are the object's
-    const FieldDecl *FD = Init->getMember();
-    if (!FD || FD->getType()->isReferenceType() ||
-        FD->getType()->isArrayType()) {
-      eval(E);
-      continue;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < CD->getNumParams(); ++I)
+    bindParameter(CD->getParamDecl(I), CE->getArg(I), Args);
+  Args.Object = Object;
+  runInlined(CD, /*ReturnsRef=*/false, std::move(Args), CE, [&] {
+    for (const CXXCtorInitializer *Init : CD->inits()) {
+      const Expr *E = Init->getInit();
+      if (!E)
+        continue;
+      const auto *Base = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+      if (Init->isBaseInitializer() && Base && runConstructor(Object, Base))
+        continue; // the base's members are the object's
+      const FieldDecl *FD = Init->getMember();
+      if (!FD || FD->getType()->isReferenceType() ||
+          FD->getType()->isArrayType()) {
+        eval(E);
+        continue;
+      }
+      QualType T = FD->getType();
+      write(fieldOf(Object, FD, T), eval(E), E, T);
     }
-    QualType T = FD->getType();
-    write(fieldOf(Object, FD, T), eval(E), E, T);
-  }
-  exec(CD->getBody());
-  CallStack.pop_back();
-  Frames.pop_back();
-  for (auto &[PD, L] : Args.Aliases)
-    Refs.erase(PD);
+    exec(CD->getBody());
+  });
   return true;
+}
+
+void Interpreter::Impl::bindParameter(const ParmVarDecl *PD, const Expr *Arg,
+                                      CallBindings &B) {
+  // A reference bound to a temporary (`f(make_group())`) names the
+  // temporary's value.
+  if (PD->getType()->isReferenceType() && !isTemporary(Arg))
+    B.Aliases.push_back({PD, evalLValue(Arg)});
+  else
+    B.Values.push_back({PD, eval(Arg)});
 }
 
 Interpreter::Impl::CallBindings
@@ -171,14 +177,7 @@ Interpreter::Impl::bindArguments(const CallExpr *C, const FunctionDecl *Def) {
   for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
     if (I - Shift >= Def->getNumParams())
       break;
-    const ParmVarDecl *PD = Def->getParamDecl(I - Shift);
-    // A reference bound to a temporary (`f(make_group())`) names the
-    // temporary's value.
-    const Expr *Arg = C->getArg(I);
-    if (PD->getType()->isReferenceType() && !isTemporary(Arg))
-      B.Aliases.push_back({PD, evalLValue(Arg)});
-    else
-      B.Values.push_back({PD, eval(Arg)});
+    bindParameter(Def->getParamDecl(I - Shift), C->getArg(I), B);
   }
   for (unsigned I = C->getNumArgs() - Shift; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *PD = Def->getParamDecl(I);

@@ -1,8 +1,9 @@
 //===- ImplTypes.h - The interpreter engine's own records ----------------===//
 //
 // Private to analyzer/: the records interp/InterpImpl.h's engine keeps in its
-// state: a call frame being inlined, a display identity, a snapshot of the
-// state (to try something and take it back), and a statement clang dropped.
+// state: a call frame being inlined and the bindings that enter it, a display
+// identity, a snapshot of the state (to try something and take it back), and a
+// statement clang dropped.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,16 @@ struct Snapshot {
   unsigned UndecidedConds;
   unsigned InexactInLoop;
   AssumptionList CondNotes;
+};
+
+/// A call's arguments evaluated for the callee's parameters: values for
+/// parameters by value (default arguments included), aliases for
+/// references; and the object a member function runs on (its `this`), when
+/// known.
+struct CallBindings {
+  std::vector<std::pair<const clang::ParmVarDecl *, AbsValue>> Values;
+  std::vector<std::pair<const clang::ParmVarDecl *, LValue>> Aliases;
+  std::optional<LValue> Object;
 };
 
 /// A statement clang dropped from a compound statement (it did not compile).

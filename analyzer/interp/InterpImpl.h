@@ -77,6 +77,7 @@ struct Interpreter::Impl {
   using DivModIdentity = interp::DivModIdentity;
   using Snapshot = interp::Snapshot;
   using DroppedStmt = interp::DroppedStmt;
+  using CallBindings = interp::CallBindings;
 
   // The loop model's types (interp/LoopModel.h).
   using LinearUpdate = interp::LinearUpdate;
@@ -457,16 +458,25 @@ struct Interpreter::Impl {
   bool inlineCall(const clang::CallExpr *C, bool WantLValue, AbsValue *Result,
                   LValue *LResult);
 
-  /// A call's arguments evaluated for the callee's parameters: values for
-  /// parameters by value (default arguments included), aliases for
-  /// references. The object of a member call is evaluated, not bound.
-  struct CallBindings {
-    std::vector<std::pair<const clang::ParmVarDecl *, AbsValue>> Values;
-    std::vector<std::pair<const clang::ParmVarDecl *, LValue>> Aliases;
-    std::optional<LValue> Object; ///< a member function's `this`
-  };
+  /// A call's arguments evaluated for the callee's parameters, and the
+  /// object of a member call (interp/ImplTypes.h).
   CallBindings bindArguments(const clang::CallExpr *C,
                              const clang::FunctionDecl *Def);
+
+  /// The definition of \p FD when a call to it may be inlined (a user's
+  /// function with a body, within the depth, not recursive); else null.
+  const clang::FunctionDecl *inlinable(const clang::FunctionDecl *FD) const;
+
+  /// Runs \p Body as the inlined \p Def, called at \p Site: its parameters
+  /// and object bound for the time; the frame it leaves (its returns).
+  Frame runInlined(const clang::FunctionDecl *Def, bool ReturnsRef,
+                   CallBindings B, const clang::Expr *Site,
+                   llvm::function_ref<void()> Body);
+
+  /// Binds a parameter to its argument: a reference to the argument's
+  /// lvalue (not a temporary's), else its value.
+  void bindParameter(const clang::ParmVarDecl *PD, const clang::Expr *Arg,
+                     CallBindings &B);
 
   /// What an inlined call returned: its value (the same on every return,
   /// else unknown) or the lvalue of a reference returned on one path.

@@ -382,16 +382,8 @@ LValue Interpreter::Impl::memberLValue(const MemberExpr *M) {
 }
 
 const LValue *Interpreter::Impl::thisObject(const Expr *E) const {
-  while (true) {
-    E = E->IgnoreParens();
-    const auto *ICE = dyn_cast<ImplicitCastExpr>(E);
-    if (!ICE || (ICE->getCastKind() != CK_NoOp &&
-                 ICE->getCastKind() != CK_DerivedToBase &&
-                 ICE->getCastKind() != CK_UncheckedDerivedToBase))
-      break;
-    E = ICE->getSubExpr();
-  }
-  if (!isa<CXXThisExpr>(E) || Frames.empty() || !Frames.back().This)
+  if (!isa<CXXThisExpr>(E->IgnoreParenBaseCasts()) || Frames.empty() ||
+      !Frames.back().This)
     return nullptr;
   return &*Frames.back().This;
 }
