@@ -9,29 +9,29 @@
 #include "output/ReviewFormats.h"
 #include "output/SarifReport.h"
 #include "output/TextReport.h"
+#include "report/Baseline.h"
 #include "rules/Registry.h"
 #include "tool/FixApplier.h"
+#include "tool/Launcher.h"
 #include "tool/Lint.h"
 #include "tool/LspServer.h"
-#include "tool/Run.h"
-#include "tool/Options.h"
 #include "tool/Merge.h"
-#include "tool/Launcher.h"
-#include "report/Baseline.h"
+#include "tool/Options.h"
+#include "tool/Run.h"
+#include "tool/Settings.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "tool/Settings.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -164,7 +164,8 @@ int reportRun(MergedRun &M, Frontend &FE, bool Gated) {
       bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
                                                   : llvm::outs().has_colors();
       llvm::raw_ostream &Out = LauncherCommand ? llvm::errs() : llvm::outs();
-      printFindings(Mine, Out, LauncherCommand ? llvm::errs().has_colors() : Colored);
+      printFindings(Mine, Out,
+                    LauncherCommand ? llvm::errs().has_colors() : Colored);
       for (const Keyed<std::string> &E : M.Outcomes[I].Explain)
         Out << E.Value;
     }
@@ -249,8 +250,8 @@ std::optional<LintConfig> commandLineConfig() {
   if (WarningsAsErrors.getNumOccurrences()) {
     std::string Error;
     if (!RuleSelection::parse(WarningsAsErrors, Error)) {
-      llvm::errs() << "cuda-access-lint: error: --warnings-as-errors: "
-                   << Error << "\n";
+      llvm::errs() << "cuda-access-lint: error: --warnings-as-errors: " << Error
+                   << "\n";
       return std::nullopt;
     }
     Cli.WarningsAsErrors = WarningsAsErrors;
@@ -263,17 +264,18 @@ std::optional<LintConfig> commandLineConfig() {
                    << Error << "\n";
       return std::nullopt;
     }
-    auto [K, V] = llvm::StringRef(B).contains('=')
-                      ? llvm::StringRef(B).split('=')
-                      : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
+    auto [K, V] =
+        llvm::StringRef(B).contains('=')
+            ? llvm::StringRef(B).split('=')
+            : std::make_pair(llvm::StringRef("*"), llvm::StringRef(B));
     Cli.BlockDims[K.trim().str()] = V.trim().str();
   }
   for (const std::string &A : Assume) {
     std::string Error;
     std::vector<AssumedValue> Values;
     if (!parseAssumedValues(A, "--assume", Values, Error)) {
-      llvm::errs() << "cuda-access-lint: error: --assume=" << A << ": "
-                   << Error << "\n";
+      llvm::errs() << "cuda-access-lint: error: --assume=" << A << ": " << Error
+                   << "\n";
       return std::nullopt;
     }
     for (const AssumedValue &V : Values) {
@@ -296,9 +298,9 @@ std::optional<LintConfig> commandLineConfig() {
     for (const auto &[K, V] : Values)
       Cli.CheckOptions[K] = V;
   }
-  for (auto [Opt, Field] : {std::make_pair(&HeaderFilter, &Cli.HeaderFilterRegex),
-                            std::make_pair(&ExcludeHeaderFilter,
-                                           &Cli.ExcludeHeaderFilterRegex)}) {
+  for (auto [Opt, Field] :
+       {std::make_pair(&HeaderFilter, &Cli.HeaderFilterRegex),
+        std::make_pair(&ExcludeHeaderFilter, &Cli.ExcludeHeaderFilterRegex)}) {
     if (!Opt->getNumOccurrences())
       continue;
     llvm::Regex Re(*Opt);
@@ -326,7 +328,8 @@ std::optional<LintConfig> commandLineConfig() {
 
 /// --line-filter and --diff (which picks the files when none are given).
 /// Returns -1 to go on, else the exit status.
-int readChangedLines(FrontendOptions &FO, std::optional<LineFilter> &LinesWanted,
+int readChangedLines(FrontendOptions &FO,
+                     std::optional<LineFilter> &LinesWanted,
                      std::optional<LineFilter> &DiffLines) {
   if (LineFilterJson.getNumOccurrences()) {
     llvm::Expected<LineFilter> F = parseLineFilter(LineFilterJson);
@@ -460,8 +463,9 @@ int ruleQueries() {
   return -1;
 }
 
-FrontendOptions frontendOptions(
-    const std::optional<std::vector<std::string>> &Fixed, bool Colored) {
+FrontendOptions
+frontendOptions(const std::optional<std::vector<std::string>> &Fixed,
+                bool Colored) {
   FrontendOptions FO;
   FO.Files.assign(SourcePaths.begin(), SourcePaths.end());
   FO.BuildPath = BuildPath;
@@ -477,21 +481,31 @@ FrontendOptions frontendOptions(
   return FO;
 }
 
+/// The settings of \p Path, or null after a one-line error (a bad
+/// configuration).
+const LintSettings *settingsOrError(SettingsCache &SettingsOf,
+                                    const std::string &Path) {
+  llvm::Expected<const LintSettings *> S = SettingsOf.get(Path);
+  if (!S) {
+    llvm::errs() << "cuda-access-lint: error: " << llvm::toString(S.takeError())
+                 << "\n";
+    return nullptr;
+  }
+  return *S;
+}
+
 /// --dump-config and --verify-config.
 int configQueries(SettingsCache &SettingsOf, std::set<std::string> &Said) {
   std::vector<std::string> Where(SourcePaths.begin(), SourcePaths.end());
   if (Where.empty())
     Where.push_back("./-");
   for (const std::string &W : Where) {
-    llvm::Expected<const LintSettings *> S = SettingsOf.get(W);
-    if (!S) {
-      llvm::errs() << "cuda-access-lint: error: "
-                   << llvm::toString(S.takeError()) << "\n";
+    const LintSettings *S = settingsOrError(SettingsOf, W);
+    if (!S)
       return ExitUsageError;
-    }
-    sayConfigWarnings(**S, Said);
+    sayConfigWarnings(*S, Said);
     if (DumpConfig) {
-      llvm::outs() << configYaml((*S)->Config);
+      llvm::outs() << configYaml(S->Config);
       break;
     }
   }
@@ -513,11 +527,11 @@ void preambleOptions(FrontendOptions &FO, const LintConfig &Config) {
                             : Config.PreambleCacheDir.value_or("");
   // The editor relints the same file on every change: its preambles are
   // built on first sight unless the command line says otherwise.
-  FO.BuildPreamble =
-      PreambleBuildOpt.getNumOccurrences() ? PreambleBuild(PreambleBuildOpt)
-      : Config.BuildPreamble               ? *Config.BuildPreamble
-      : (Lsp || ClangdProxy)               ? PreambleBuild::FirstSight
-                                           : PreambleBuild::SecondSight;
+  FO.BuildPreamble = PreambleBuildOpt.getNumOccurrences()
+                         ? PreambleBuild(PreambleBuildOpt)
+                     : Config.BuildPreamble ? *Config.BuildPreamble
+                     : (Lsp || ClangdProxy) ? PreambleBuild::FirstSight
+                                            : PreambleBuild::SecondSight;
   FO.PreambleCacheMiB =
       PreambleCacheSize.getNumOccurrences()
           ? uint64_t(PreambleCacheSize)
@@ -644,7 +658,8 @@ MergedRun lintAndMerge(Frontend &FE, const std::vector<std::string> &Files,
       [&](const std::string &F) -> const LintSettings & {
         return *llvm::cantFail(SettingsOf.get(F));
       },
-      RO, [&](const FileOutcome &O) {
+      RO,
+      [&](const FileOutcome &O) {
         if (LauncherCommand)
           return; // the compiler speaks for the parse
         if (!O.Run.PreludeNote.empty() && !SaidPrelude) {
@@ -734,13 +749,10 @@ int lintCommand(FrontendOptions &FO, SettingsCache &SettingsOf,
   // Each file's settings, read before any file is parsed: a bad
   // configuration is one line and exit 3.
   for (const std::string &F : Files) {
-    llvm::Expected<const LintSettings *> S = SettingsOf.get(F);
-    if (!S) {
-      llvm::errs() << "cuda-access-lint: error: "
-                   << llvm::toString(S.takeError()) << "\n";
+    const LintSettings *S = settingsOrError(SettingsOf, F);
+    if (!S)
       return ExitUsageError;
-    }
-    sayConfigWarnings(**S, Said);
+    sayConfigWarnings(*S, Said);
   }
   MergedRun M = lintAndMerge(FE, Files, SettingsOf, Colored);
   return finishRun(M, FE, SettingsOf, In);
@@ -757,8 +769,8 @@ int runDriver(int argc, const char **argv) {
     return ExitUsageError;
   if (int Status = ruleQueries(); Status >= 0)
     return Status;
-  bool Colored = UseColor.getNumOccurrences() ? bool(UseColor)
-                                              : llvm::outs().has_colors();
+  bool Colored =
+      UseColor.getNumOccurrences() ? bool(UseColor) : llvm::outs().has_colors();
   FrontendOptions FO = frontendOptions(Fixed, Colored);
 
   // The command line's settings, checked as given; then each file's
@@ -772,13 +784,10 @@ int runDriver(int argc, const char **argv) {
   if (DumpConfig || VerifyConfig)
     return configQueries(SettingsOf, Said);
   // The working directory's settings: the LSP's, and the preamble cache's.
-  llvm::Expected<const LintSettings *> Base = SettingsOf.get("./-");
-  if (!Base) {
-    llvm::errs() << "cuda-access-lint: error: "
-                 << llvm::toString(Base.takeError()) << "\n";
+  const LintSettings *Base = settingsOrError(SettingsOf, "./-");
+  if (!Base)
     return ExitUsageError;
-  }
-  LintSettings Settings = **Base;
+  LintSettings Settings = *Base;
   preambleOptions(FO, Settings.Config);
   if (int Status = otherModes(FO, Settings, Fixed, Colored); Status >= 0)
     return Status;
