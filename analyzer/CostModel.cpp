@@ -40,6 +40,29 @@ bool hasBarrier(const clang::Stmt *S) {
   return false;
 }
 
+/// A block-wide barrier in \p S or in the bodies of the functions it calls
+/// (\p Depth levels down): `__syncthreads*`, `__barrier*`, a cooperative
+/// group's `sync`.
+bool hasBlockBarrier(const clang::Stmt *S, int Depth = 3) {
+  if (!S)
+    return false;
+  if (const auto *CE = llvm::dyn_cast<clang::CallExpr>(S))
+    if (const clang::FunctionDecl *FD = CE->getDirectCallee()) {
+      if (const clang::IdentifierInfo *II = FD->getIdentifier()) {
+        llvm::StringRef N = II->getName();
+        if (N.starts_with("__syncthreads") || N.starts_with("__barrier") ||
+            N == "sync")
+          return true;
+      }
+      if (Depth > 0 && hasBlockBarrier(FD->getBody(), Depth - 1))
+        return true;
+    }
+  for (const clang::Stmt *C : S->children())
+    if (hasBlockBarrier(C, Depth))
+      return true;
+  return false;
+}
+
 /// Consecutive iterations of a loop that nvcc does not unroll whole that
 /// end up in one body of the SASS, their loads issued together: a
 /// `#pragma unroll N` says N; without a pragma, ptxas unrolls a loop of a
@@ -312,6 +335,30 @@ void countCompute(const KernelInfo &K,
        (C.Fma64 + C.Mul64 + C.Add64 + C.Div64) / H200::Fp64LaneOpsPerSecond);
 }
 
+/// The soft maximum's exponent between the memory budgets and the SM's own
+/// work: Overlap when the SM holds OverlapWarps warps (the L1's global line
+/// lookups, FP32 issue) and, for shared wavefronts behind a block barrier,
+/// OverlapBlocks blocks; towards OverlapFloor with the cube of the share
+/// held; the L1's two parts weighted by their time.
+double memCoreOverlap(const KernelPrediction &P) {
+  double WarpsPerSM = std::min(P.ResidentWarpsPerSM,
+                               P.WarpsPerBlock * P.Blocks / H200::SMs);
+  auto Exponent = [](double Share) {
+    Share = std::clamp(Share, 0.0, 1.0);
+    return H200::OverlapFloor +
+           (H200::Overlap - H200::OverlapFloor) * Share * Share * Share;
+  };
+  double ByWarps = Exponent(WarpsPerSM / H200::OverlapWarps);
+  if (!(P.L1Time > 0) || !(P.SharedTime > 0) || P.WarpsPerBlock <= 0)
+    return ByWarps;
+  double Shared =
+      P.BlockBarrier ? Exponent(WarpsPerSM / P.WarpsPerBlock /
+                                H200::OverlapBlocks)
+                     : ByWarps;
+  double SharedPart = std::min(1.0, P.SharedTime / P.L1Time);
+  return (1 - SharedPart) * ByWarps + SharedPart * Shared;
+}
+
 /// Each budget's time, and the time: their soft maximum plus the launch
 /// overhead.
 void combineBudgets(KernelPrediction &P) {
@@ -336,11 +383,12 @@ void combineBudgets(KernelPrediction &P) {
   double Core = std::pow(std::pow(P.L1Time, H200::ComputeOverlap) +
                              std::pow(P.ComputeTime, H200::ComputeOverlap),
                          1.0 / H200::ComputeOverlap);
-  P.Time =
-      std::pow(std::pow(Mem, E) + std::pow(Core, E) + std::pow(P.L2Time, E) +
-                   std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
-               1.0 / E) +
-      H200::LaunchOverhead;
+  double M = P.MemCoreOverlap = memCoreOverlap(P);
+  double MemCore = std::pow(std::pow(Mem, M) + std::pow(Core, M), 1.0 / M);
+  P.Time = std::pow(std::pow(MemCore, E) + std::pow(P.L2Time, E) +
+                        std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
+                    1.0 / E) +
+           H200::LaunchOverhead;
 }
 
 /// The largest budget's name, and the regime the prediction holds in.
@@ -394,6 +442,7 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
   if (T.ReadBytes > 0 && InFlight > 0)
     P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
   countCompute(K, T.Trips, Flops, P);
+  P.BlockBarrier = K.Decl && hasBlockBarrier(K.Decl->getBody());
   combineBudgets(P);
   boundAndRegime(P);
   return P;

@@ -81,6 +81,15 @@ struct H200 {
   static constexpr double StoreLineWeight = 1.4;
   /// The soft maximum's exponent (fitted: 3.82).
   static constexpr double Overlap = 3.8;
+  /// The memory budgets overlap the SM's own work (the L1, FP32 issue) at
+  /// Overlap only when the SM holds enough independent work: the exponent
+  /// between them falls to OverlapFloor (the latency and compute pairs'
+  /// exponent) with the cube of the share of OverlapWarps resident warps;
+  /// for shared wavefronts behind a block barrier, of OverlapBlocks resident
+  /// blocks (the row products of validate/, docs/cost-model.md, "Overlap
+  /// and occupancy").
+  static constexpr double OverlapFloor = 2.0;
+  static constexpr double OverlapWarps = 64, OverlapBlocks = 8;
   static constexpr int SMs = 132;
   static constexpr double L2Bytes = 60e6;
   // Memory-level parallelism (docs/cost-model.md; validate-mlp-probe).
@@ -134,6 +143,13 @@ struct KernelPrediction {
   /// Bytes of DRAM loads one warp has in flight before it uses them, and the
   /// warps an SM holds at once.
   double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
+  /// A block-wide barrier (__syncthreads, a group's sync) in the kernel or
+  /// a function it calls: its warps wait for each other, so a block, not a
+  /// warp, is what overlaps memory with the SM's work.
+  bool BlockBarrier = false;
+  /// The soft maximum's exponent between the memory budgets and the SM's
+  /// own (H200::OverlapFloor .. Overlap).
+  double MemCoreOverlap = 0;
   /// Of the DRAM bytes: those of stores to sectors no access of the launch
   /// fills whole, which the L2 reads from DRAM before it writes them back.
   double StoreFillBytes = 0;

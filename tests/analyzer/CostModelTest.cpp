@@ -155,6 +155,83 @@ TEST(CostModel, WarpsReadingTheSameAddressShareTheFetch) {
   EXPECT_EQ(P.Bound, "l1");
 }
 
+// A row staged through shared memory by blocks of 512 threads: 4 blocks an
+// SM (2048 threads), 64 warps.
+std::string stagedRows(const std::string &Barrier, long Blocks = 65536) {
+  return "__device__ void wait() { " + Barrier +
+         " }\n"
+         "__global__ void staged(const float *in, float *out) {\n"
+         "  __shared__ float sh[512][5];\n"
+         "  int t = threadIdx.x;\n"
+         "  for (int c = 0; c < 4; ++c)\n"
+         "    sh[t][c] = in[blockIdx.x * 2048 + c * 512 + t];\n"
+         "  wait();\n"
+         "  float s = 0.f;\n"
+         "  for (int c = 0; c < 4; ++c) s += sh[t][c];\n"
+         "  out[blockIdx.x * 512 + t] = s;\n}\n"
+         "void host(const float *i, float *o) { staged<<<" +
+         std::to_string(Blocks) + ", 512>>>(i, o); }\n";
+}
+
+double overlapAt(double Share) {
+  return H200::OverlapFloor +
+         (H200::Overlap - H200::OverlapFloor) * Share * Share * Share;
+}
+
+TEST(CostModel, SharedWorkBehindABarrierOverlapsByBlocks) {
+  // The barrier is in a function the kernel calls.
+  SnippetResult R = runOnCode(stagedRows("__syncthreads();"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_TRUE(P.BlockBarrier);
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  ASSERT_GT(P.SharedTime, 0);
+  ASSERT_LT(P.SharedTime, P.L1Time);
+  // The global lines at 64 warps: Overlap; the shared wavefronts at 4 of
+  // OverlapBlocks blocks; weighted by their time in the L1.
+  double Shared = P.SharedTime / P.L1Time;
+  EXPECT_NEAR(P.MemCoreOverlap,
+              (1 - Shared) * H200::Overlap +
+                  Shared * overlapAt(4 / H200::OverlapBlocks),
+              1e-12);
+  EXPECT_LT(P.MemCoreOverlap, H200::Overlap);
+  // The time: memory and the SM's work at that exponent, then the other
+  // budgets at Overlap.
+  double Mem = std::hypot(P.DramTime, P.LatencyTime);
+  double Core = std::hypot(P.L1Time, P.ComputeTime);
+  double M = P.MemCoreOverlap, E = H200::Overlap;
+  double MemCore = std::pow(std::pow(Mem, M) + std::pow(Core, M), 1.0 / M);
+  EXPECT_NEAR(P.Time,
+              std::pow(std::pow(MemCore, E) + std::pow(P.L2Time, E) +
+                           std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),
+                       1.0 / E) +
+                  H200::LaunchOverhead,
+              1e-12);
+}
+
+TEST(CostModel, WithoutABarrierWarpsOverlapAtFullOccupancy) {
+  SnippetResult R = runOnCode(stagedRows(""));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  EXPECT_FALSE(P.BlockBarrier);
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  EXPECT_EQ(P.MemCoreOverlap, H200::Overlap);
+}
+
+TEST(CostModel, ASmallLaunchHoldsFewerWarpsThanTheSMCould) {
+  // 1056 blocks of 8 warps over 132 SMs: 64 warps an SM.
+  SnippetResult Full = runOnCode(copyWith(1056));
+  ASSERT_EQ(Full.Kernels.size(), 1u) << Full.Log;
+  EXPECT_EQ(Full.Kernels[0].Prediction.MemCoreOverlap, H200::Overlap);
+  // 264 blocks: 16 warps an SM, a quarter of OverlapWarps.
+  SnippetResult Small = runOnCode(copyWith(264));
+  ASSERT_EQ(Small.Kernels.size(), 1u) << Small.Log;
+  const KernelPrediction &P = Small.Kernels[0].Prediction;
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  EXPECT_NEAR(P.MemCoreOverlap, overlapAt(16 / H200::OverlapWarps), 1e-12);
+}
+
 TEST(CostModel, ABarrierInTheLoopKeepsOneIterationInFlight) {
   SnippetResult R = runOnCode(matmulWith("__syncthreads();"));
   ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
