@@ -23,6 +23,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <cmath>
 
@@ -130,7 +131,9 @@ const char Rationale[] =
     "Widths are those of the emitted instruction (docs/emitted-width.md): "
     "ptxas does not merge a thread's adjacent global accesses. A struct "
     "copied in pieces of its small alignment (four 1-byte loads of an RGBA8) "
-    "is reported apart, by its instruction count.";
+    "is reported apart, by its instruction count, unless a system header "
+    "declares it (cuRAND's states): its alignment is not the user's to "
+    "change.";
 
 } // namespace
 
@@ -180,6 +183,13 @@ static bool checkStructPieces(const RuleContext &Ctx, const AccessFacts &F,
   int64_t Now = F.Pieces, Then = Padded / Width;
   if (Then >= Now)
     return true;
+  // A type a system header declares (cuRAND's states, a toolkit's vector
+  // types) is not the user's to align: nothing to suggest.
+  if (const clang::RecordDecl *RD = F.Type->getAsRecordDecl()) {
+    const clang::SourceManager &SM = Ctx.Ctx.getSourceManager();
+    if (SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())))
+      return true;
+  }
   // The type as written (`interval_gpu<double>`, not `class
   // interval_gpu<double>`); the declaration to change is its template's.
   clang::PrintingPolicy Policy(Ctx.Ctx.getLangOpts());
