@@ -2,9 +2,8 @@
 // measured (analyzer/CostModel.h, docs/cost-model.md).
 //
 //   1. Latency: one thread follows a random cyclic chain of 128-byte lines (a pointer chase:
-//      each load's address is the previous load's value), over 8 MB (L2-resident after a
-//      warm-up pass), 256 MB and 1 GiB (DRAM: each launch goes on where the last stopped,
-//      so no line is visited twice). ns per step = the unloaded latency.
+//      each load's address is the previous load's value), over 8 MB (L2-resident), 256 MB
+//      and 1 GiB (DRAM: no line visited twice). ns per step = the unloaded latency.
 //   2. Bytes in flight against bandwidth: every thread of a persistent grid (SMs x B blocks of
 //      256 threads, B = 1, 2, 4, 8 resident per SM, held there by dynamic shared memory) copies
 //      (and, separately, only reads) K independent elements of T (float or float4, K = 1, 2, 4,
@@ -47,10 +46,6 @@ __global__ void scatter_chain(unsigned* buf, const unsigned* next_line, unsigned
   if (i < lines) buf[size_t(i) * 32] = next_line[i] * 32u;  // word index of the next line
 }
 
-// Starts where the previous launch stopped (*at) and leaves its end there: the launches of
-// one timing walk on along the cycle, so a chain longer than the steps of all of them
-// touches every line once (a launch that restarted at line 0 would find the previous
-// launches' 25.6 MB in the L2).
 __global__ void chase(const unsigned* __restrict__ buf, unsigned steps, unsigned* at) {
   unsigned p = *at;
   for (unsigned s = 0; s < steps; ++s) p = buf[p];
@@ -208,9 +203,11 @@ int main(int argc, char** argv) {
       CK(cudaDeviceSynchronize());
       CK(cudaFree(dnext));
       const unsigned steps = 200000;
-      // 3 warm-up and 5 timed launches, 1.6 M steps in all: the 8 MB chain (65,536 lines)
-      // is walked round and stays in the L2; the 256 MB and 1 GiB chains (2 M and 8 M
-      // lines) are longer than all the steps, so every step is a line not touched before.
+      // Each launch starts where the previous one stopped (*dout) and leaves its end there
+      // (a launch that restarted at line 0 would find the previous launches' 25.6 MB in the
+      // L2). 3 warm-up and 5 timed launches, 1.6 M steps in all: the 8 MB chain (65,536
+      // lines) is walked round and stays in the L2; the 256 MB and 1 GiB chains (2 M and
+      // 8 M lines) are longer than all the steps, so every step is a line not touched before.
       CK(cudaMemset(dout, 0, 4));
       double ms = time_ms([&] { chase<<<1, 1>>>(buf, steps, dout); }, 5);
       lats.push_back({bytes, ms * 1e6 / steps});
