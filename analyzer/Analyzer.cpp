@@ -87,10 +87,38 @@ void KernelAnalysis::run() {
   std::vector<AccessKey> Order;
   std::map<AccessKey, Aggregate> ByKey = aggregate(MW, Order);
   // 4. The facts of each access.
+  size_t First = Result.Accesses.size();
   for (const AccessKey &K : Order) {
     auto DI = DisplayByKey.find(K);
     Result.Accesses.push_back(factsOf(
         ByKey[K], MW.Weights, DI == DisplayByKey.end() ? nullptr : DI->second));
+  }
+  rowsAcrossAccesses(First);
+}
+
+/// An array read at different multiples of one parameter by different
+/// accesses of the kernel (its rows, `in[x + k * w]` for several k, by
+/// statement or inlined call) has that parameter for a row pitch in each of
+/// them, as a loop over its rows or warps on different rows would.
+void KernelAnalysis::rowsAcrossAccesses(size_t First) {
+  std::map<std::pair<const MemRegion *, std::string>, std::vector<int64_t>>
+      Multiples;
+  auto KeyOf = [](const AccessFacts &F) {
+    return std::make_pair(F.Region, F.AlignedIf->Variable);
+  };
+  for (size_t I = First; I < Result.Accesses.size(); ++I) {
+    const AccessFacts &F = Result.Accesses[I];
+    if (!F.AlignedIf || !F.Region)
+      continue;
+    std::vector<int64_t> &M = Multiples[KeyOf(F)];
+    for (int64_t C : F.AlignedIf->Multiples)
+      if (!llvm::is_contained(M, C))
+        M.push_back(C);
+  }
+  for (size_t I = First; I < Result.Accesses.size(); ++I) {
+    AccessFacts &F = Result.Accesses[I];
+    if (F.AlignedIf && F.Region && Multiples[KeyOf(F)].size() > 1)
+      F.AlignedIf->RowPitch = true;
   }
 }
 
@@ -409,6 +437,10 @@ void KernelAnalysis::alignmentCondition(const PartSums &S,
   C.SectorsIfNotMax = If->SectorsIfNotMax;
   C.RowPitch = !If->SameInEveryWarp;
   C.VectorModulus = If->VectorModulus;
+  for (const AlignmentShare &Sh : S.CondShares)
+    if (Sh.Coeff != 0 && !llvm::is_contained(C.Multiples, Sh.Coeff))
+      C.Multiples.push_back(Sh.Coeff);
+  llvm::sort(C.Multiples);
   // The warps' statements of it, one for the strictest, where the first was.
   Assumption Merged = offsetConditionAssumption(C.Variable, C.Modulus);
   auto Of = [&](const Assumption &A) {

@@ -124,8 +124,14 @@ struct AlignmentCondition {
   /// failing values that do not fault.
   int64_t VectorModulus = 1;
   /// The block's warps start at different multiples of Variable (a runtime
-  /// row pitch, the warps on different rows), not all at the same (a shift).
+  /// row pitch, the warps on different rows), or the kernel's accesses of
+  /// the array do (rows read by different statements or inlined calls:
+  /// `in[x]`, `in[x + w]`, `in[x + 2 * w]`), not all at the same (a shift).
   bool RowPitch = false;
+  /// The bytes one unit of Variable moves the run's start by, over the
+  /// access's instances (distinct, nonzero; `in[i + 4 * s]` over floats:
+  /// 16).
+  std::vector<int64_t> Multiples;
   /// "s % 8 == 0"
   std::string text() const;
 };

@@ -74,8 +74,11 @@ const RuleInfo &MisalignedAccess::info() const {
       "condition for the run to be aligned (a multiple of 32 bytes / "
       "gcd(the parameter's coefficient in bytes, 32): `s % 8` for floats, "
       "`s % 32` for chars, `s % 2` for `in[i + 4 * s]`) and what failing it "
-      "costs; not for a runtime row pitch (`in[y * w + x]`: nearly every 2-D "
-      "kernel has one, by convention a multiple of 8 elements), nor where a "
+      "costs; not for a runtime row pitch (`in[y * w + x]`, or rows that "
+      "different statements read, `in[x + w]` and `in[x + 2 * w]`: nearly "
+      "every 2-D kernel has one, by convention a multiple of 8 elements; a "
+      "filter whose taps are a parameter apart reads the same way and is "
+      "quiet too), nor where a "
       "failing value would make the access fault, nor where a neighbouring "
       "load shares the extra sector.",
       Bad,

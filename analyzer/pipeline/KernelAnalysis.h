@@ -321,10 +321,14 @@ private:
   /// Sectors, lines and bytes per request; bank wavefronts.
   void requestFacts(const Aggregate &G, const PartSums &S,
                     AccessFacts &F) const;
-  /// Proven alignment, or what the stated assumptions give.
   /// The parts' condition on a parameter (AccessFacts::AlignedIf), and the
   /// assumption that states it.
   void alignmentCondition(const PartSums &S, AccessFacts &F) const;
+  /// Result.Accesses from \p First on (one configuration's): an array read
+  /// at different multiples of a parameter by different accesses has it for
+  /// a row pitch in each (AlignmentCondition::RowPitch).
+  void rowsAcrossAccesses(size_t First);
+  /// Proven alignment, or what the stated assumptions give.
   void alignmentFacts(const Aggregate &G, const PartSums &S,
                       AccessFacts &F) const;
   /// Per-thread contiguity, run starts, footprint.
