@@ -95,13 +95,14 @@ Interpreter::Impl::uniformOpaque(const std::string &Key, const Expr *E,
 }
 
 Interpreter::Impl::Snapshot Interpreter::Impl::snapshot() const {
-  return {Env,    Refs,           Frames,        Out.size(), NeedConcrete,
-          Active, UndecidedConds, InexactInLoop, CondNotes};
+  return {Env,          Refs,   RefMembers,     Frames,        Out.size(),
+          NeedConcrete, Active, UndecidedConds, InexactInLoop, CondNotes};
 }
 
 void Interpreter::Impl::restore(const Snapshot &S) {
   Env = S.Env;
   Refs = S.RefsSaved;
+  RefMembers = S.RefMembersSaved;
   Frames = S.FramesSaved;
   Out.resize(S.OutSize);
   NeedConcrete = S.NeedConcrete;

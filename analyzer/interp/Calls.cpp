@@ -122,6 +122,16 @@ bool Interpreter::Impl::runConstructor(const LValue &Object,
       if (Init->isBaseInitializer() && Base && runConstructor(Object, Base))
         continue; // the base's members are the object's
       const FieldDecl *FD = Init->getMember();
+      // A reference member of an object in a local is bound to what its
+      // initializer names (not a temporary, which would dangle).
+      if (FD && FD->getType()->isReferenceType() &&
+          Object.K == LValue::Var && !isTemporary(E)) {
+        std::vector<const FieldDecl *> Path(Object.Path.begin(),
+                                            Object.Path.end());
+        Path.push_back(FD);
+        RefMembers[{Object.VD, std::move(Path)}] = evalLValue(E);
+        continue;
+      }
       if (!FD || FD->getType()->isReferenceType() ||
           FD->getType()->isArrayType()) {
         eval(E);

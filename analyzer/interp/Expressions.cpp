@@ -581,10 +581,29 @@ struct Interpreter::Impl::ExprTransfer
   }
 
   AbsValue VisitInitListExpr(const InitListExpr *IL) {
-    for (const Expr *Init : IL->inits())
-      I.eval(Init);
     if (IL->getNumInits() == 1 && IL->getType()->isScalarType())
       return I.eval(IL->getInit(0));
+    // An aggregate of fields (`Shape s{64, 256}`): each field its
+    // initializer's value, in order (the semantic form has one per field).
+    const RecordDecl *RD = IL->getType()->getAsRecordDecl();
+    const auto *CXX = dyn_cast_or_null<CXXRecordDecl>(RD);
+    if (RD && RD->getDefinition() && !RD->isUnion() &&
+        !(CXX && CXX->getNumBases() > 0)) {
+      AbsValue V;
+      V.K = AbsValue::Struct;
+      V.Fields = std::make_shared<std::map<const FieldDecl *, AbsValue>>();
+      unsigned N = 0;
+      for (const FieldDecl *F : RD->getDefinition()->fields()) {
+        if (N >= IL->getNumInits())
+          break;
+        (*V.Fields)[F] = I.eval(IL->getInit(N++));
+      }
+      for (; N < IL->getNumInits(); ++N)
+        I.eval(IL->getInit(N));
+      return V;
+    }
+    for (const Expr *Init : IL->inits())
+      I.eval(Init);
     return AbsValue::unknown("initializer list");
   }
   AbsValue VisitImplicitValueInitExpr(const ImplicitValueInitExpr *IV) {

@@ -13,6 +13,7 @@
 #include "analyzer/Interpreter.h"
 #include "analyzer/interp/LValue.h"
 #include "llvm/ADT/DenseMap.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,11 +40,20 @@ struct DivModIdentity {
   Poly T, X;
 };
 
+/// What the reference members of objects held in locals are bound to (a
+/// view's `const Shape &shape;`, set by its constructor), by the local and
+/// the member's path in it.
+using RefMemberMap =
+    std::map<std::pair<const clang::VarDecl *,
+                       std::vector<const clang::FieldDecl *>>,
+             LValue>;
+
 /// The interpreter's state, to try something and take it back.
 /// (Accesses are only ever appended: the snapshot keeps their count.)
 struct Snapshot {
   llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
   llvm::DenseMap<const clang::VarDecl *, LValue> RefsSaved;
+  RefMemberMap RefMembersSaved;
   std::vector<Frame> FramesSaved;
   size_t OutSize;
   bool NeedConcrete;

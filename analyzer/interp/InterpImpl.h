@@ -76,6 +76,7 @@ struct Interpreter::Impl {
   using Frame = interp::Frame;
   using DivModIdentity = interp::DivModIdentity;
   using Snapshot = interp::Snapshot;
+  using RefMemberMap = interp::RefMemberMap;
   using DroppedStmt = interp::DroppedStmt;
   using CallBindings = interp::CallBindings;
 
@@ -99,6 +100,7 @@ struct Interpreter::Impl {
   std::vector<RawAccess> &Out;
   llvm::DenseMap<const clang::VarDecl *, AbsValue> Env;
   llvm::DenseMap<const clang::VarDecl *, LValue> Refs;
+  RefMemberMap RefMembers;
   llvm::DenseMap<const clang::ValueDecl *, const MemRegion *> RegionOf;
   LaneMask Active;
   std::vector<LoopRef> Loops;

@@ -225,4 +225,42 @@ void host(const float *in, float *out) { k<<<1, 32>>>(in, out); }
   EXPECT_EQ(R.one("out").Symbolic, "4*(threadIdx.x + 2)");
 }
 
+TEST(Interpreter, BracedListsGiveEachFieldItsValue) {
+  SnippetResult R = runOnCode(R"cu(
+struct Pair { int a, b; };
+struct Box { Pair lo; int n; int pad; };
+__global__ void k(const float *in, float *out) {
+  Box x{{3, 5}, 7};
+  out[threadIdx.x] = in[threadIdx.x * x.lo.b + x.lo.a + x.n + x.pad];
+}
+void host(const float *in, float *out) { k<<<1, 32>>>(in, out); }
+)cu");
+  // Nested lists in order; a field the list leaves out is zero.
+  EXPECT_EQ(R.one("in").Symbolic, "4*(5*threadIdx.x + 10)");
+}
+
+TEST(Interpreter, ReferenceMembersReadWhatTheConstructorBound) {
+  SnippetResult R = runOnCode(R"cu(
+struct Geometry { int stride; };
+struct View {
+  const Geometry &g;
+  int &counter;
+  __device__ View(const Geometry &geo, int &c) : g(geo), counter(c) {}
+  __device__ int at(int i) { ++counter; return i * g.stride + counter; }
+};
+__global__ void k(const float *in, float *out) {
+  Geometry geo;
+  geo.stride = 8;
+  int calls = 0;
+  View v(geo, calls);
+  float a = in[v.at(threadIdx.x)];
+  out[threadIdx.x + calls] = a;
+}
+void host(const float *in, float *out) { k<<<1, 32>>>(in, out); }
+)cu");
+  // g.stride is geo's 8; the increment through `counter` is calls'.
+  EXPECT_EQ(R.one("in").Symbolic, "4*(8*threadIdx.x + 1)");
+  EXPECT_EQ(R.one("out").Symbolic, "4*(threadIdx.x + 1)");
+}
+
 } // namespace
