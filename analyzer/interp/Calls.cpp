@@ -12,14 +12,6 @@ namespace cal {
 using namespace clang;
 using interp::LValue;
 
-bool Interpreter::Impl::nameIn(llvm::StringRef N,
-                               std::initializer_list<llvm::StringRef> L) {
-  for (llvm::StringRef X : L)
-    if (N == X)
-      return true;
-  return false;
-}
-
 void Interpreter::Impl::evalCallArgs(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   unsigned Shift = 0;
@@ -377,8 +369,9 @@ std::optional<AbsValue> Interpreter::Impl::clampCommonCase(const CallExpr *C,
 
 std::optional<AbsValue>
 Interpreter::Impl::integerBuiltin(const CallExpr *C, llvm::StringRef Name) {
-  if (nameIn(Name, {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin",
-                    "ullmax"}) &&
+  if (llvm::is_contained(
+          {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"},
+          Name) &&
       C->getNumArgs() == 2 && C->getType()->isIntegerType()) {
     AbsValue A = eval(C->getArg(0)), B = eval(C->getArg(1));
     if (A.isInt() && B.isInt()) {
@@ -392,7 +385,7 @@ Interpreter::Impl::integerBuiltin(const CallExpr *C, llvm::StringRef Name) {
     }
     return AbsValue::unknown("min/max not decidable per lane");
   }
-  if (nameIn(Name, {"__mul24", "__umul24"}) && C->getNumArgs() == 2)
+  if (llvm::is_contained({"__mul24", "__umul24"}, Name) && C->getNumArgs() == 2)
     return binaryInt(BO_Mul, eval(C->getArg(0)), eval(C->getArg(1)), C);
   return std::nullopt;
 }

@@ -444,9 +444,6 @@ struct Interpreter::Impl {
   // interp/Calls.cpp
   //===--------------------------------------------------------------------===//
 
-  static bool nameIn(llvm::StringRef N,
-                     std::initializer_list<llvm::StringRef> L);
-
   void evalCallArgs(const clang::CallExpr *C);
 
   /// Runs a user's constructor (one with a body, not a copy or a move) on

@@ -105,15 +105,17 @@ Interpreter::Impl::memoryIntrinsic(const CallExpr *C, llvm::StringRef Name) {
   if (C->getNumArgs() == 0 || !C->getArg(0)->getType()->isPointerType())
     return std::nullopt;
   AccessKind Kind;
-  if (nameIn(Name, {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}))
+  if (llvm::is_contained(
+          {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}, Name))
     Kind = AccessKind::Load;
-  else if (nameIn(Name, {"__stcg", "__stcs", "__stwt", "__stwb"}))
+  else if (llvm::is_contained({"__stcg", "__stcs", "__stwt", "__stwb"}, Name))
     Kind = AccessKind::Store;
   else if (Name.starts_with("atomic") &&
-           nameIn(Name.split('_').first,
-                  {"atomicAdd", "atomicSub", "atomicExch", "atomicMin",
-                   "atomicMax", "atomicInc", "atomicDec", "atomicCAS",
-                   "atomicAnd", "atomicOr", "atomicXor"}))
+           llvm::is_contained({"atomicAdd", "atomicSub", "atomicExch",
+                               "atomicMin", "atomicMax", "atomicInc",
+                               "atomicDec", "atomicCAS", "atomicAnd",
+                               "atomicOr", "atomicXor"},
+                              Name.split('_').first))
     Kind = AccessKind::Atomic;
   else
     return std::nullopt;
