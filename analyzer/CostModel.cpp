@@ -20,45 +20,43 @@ namespace cal {
 
 namespace {
 
-/// A barrier in the loop's body: iterations on either side of it cannot
-/// have their loads in flight together, however the loop is unrolled.
-bool hasBarrier(const clang::Stmt *S) {
+/// Which barriers a walk looks for.
+enum class Barrier {
+  /// Any that keeps a thread's loads on either side of it apart:
+  /// `__syncthreads*`, `__syncwarp`, `__barrier*`, a group's `sync`,
+  /// `__pipeline_wait*`.
+  Any,
+  /// One the whole block waits at (not `__syncwarp`, not a pipeline wait).
+  BlockWide,
+};
+
+bool isBarrier(const clang::FunctionDecl *FD, Barrier Kind) {
+  const clang::IdentifierInfo *II = FD->getIdentifier();
+  if (!II)
+    return false;
+  llvm::StringRef N = II->getName();
+  if (N.starts_with("__syncthreads") || N.starts_with("__barrier") ||
+      N == "sync")
+    return true;
+  return Kind == Barrier::Any &&
+         (N == "__syncwarp" || N.starts_with("__pipeline_wait"));
+}
+
+/// A barrier of \p Kind in \p S, or in the bodies of the functions it calls
+/// down to \p Depth levels. A barrier in a loop's body: iterations on
+/// either side of it cannot have their loads in flight together, however
+/// the loop is unrolled (Depth 0, the loop's own statements).
+bool hasBarrier(const clang::Stmt *S, Barrier Kind = Barrier::Any,
+                int Depth = 0) {
   if (!S)
     return false;
   if (const auto *CE = llvm::dyn_cast<clang::CallExpr>(S))
     if (const clang::FunctionDecl *FD = CE->getDirectCallee())
-      if (const clang::IdentifierInfo *II = FD->getIdentifier()) {
-        llvm::StringRef N = II->getName();
-        if (N.starts_with("__syncthreads") || N == "__syncwarp" ||
-            N.starts_with("__barrier") || N == "sync" ||
-            N.starts_with("__pipeline_wait"))
-          return true;
-      }
-  for (const clang::Stmt *C : S->children())
-    if (hasBarrier(C))
-      return true;
-  return false;
-}
-
-/// A block-wide barrier in \p S or in the bodies of the functions it calls
-/// (\p Depth levels down): `__syncthreads*`, `__barrier*`, a cooperative
-/// group's `sync`.
-bool hasBlockBarrier(const clang::Stmt *S, int Depth = 3) {
-  if (!S)
-    return false;
-  if (const auto *CE = llvm::dyn_cast<clang::CallExpr>(S))
-    if (const clang::FunctionDecl *FD = CE->getDirectCallee()) {
-      if (const clang::IdentifierInfo *II = FD->getIdentifier()) {
-        llvm::StringRef N = II->getName();
-        if (N.starts_with("__syncthreads") || N.starts_with("__barrier") ||
-            N == "sync")
-          return true;
-      }
-      if (Depth > 0 && hasBlockBarrier(FD->getBody(), Depth - 1))
+      if (isBarrier(FD, Kind) ||
+          (Depth > 0 && hasBarrier(FD->getBody(), Kind, Depth - 1)))
         return true;
-    }
   for (const clang::Stmt *C : S->children())
-    if (hasBlockBarrier(C, Depth))
+    if (hasBarrier(C, Kind, Depth))
       return true;
   return false;
 }
@@ -442,7 +440,8 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
   if (T.ReadBytes > 0 && InFlight > 0)
     P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
   countCompute(K, T.Trips, Flops, P);
-  P.BlockBarrier = K.Decl && hasBlockBarrier(K.Decl->getBody());
+  P.BlockBarrier =
+      K.Decl && hasBarrier(K.Decl->getBody(), Barrier::BlockWide, 3);
   combineBudgets(P);
   boundAndRegime(P);
   return P;

@@ -118,10 +118,8 @@ bool Interpreter::Impl::runConstructor(const LValue &Object,
       // initializer names (not a temporary, which would dangle).
       if (FD && FD->getType()->isReferenceType() &&
           Object.K == LValue::Var && !isTemporary(E)) {
-        std::vector<const FieldDecl *> Path(Object.Path.begin(),
-                                            Object.Path.end());
-        Path.push_back(FD);
-        RefMembers[{Object.VD, std::move(Path)}] = evalLValue(E);
+        RefMembers[refMemberKey(fieldOf(Object, FD, FD->getType()))] =
+            evalLValue(E);
         continue;
       }
       if (!FD || FD->getType()->isReferenceType() ||

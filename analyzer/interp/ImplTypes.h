@@ -47,6 +47,10 @@ using RefMemberMap =
     std::map<std::pair<const clang::VarDecl *,
                        std::vector<const clang::FieldDecl *>>,
              LValue>;
+/// The key of a reference member: its lvalue in the local (fieldOf()).
+inline RefMemberMap::key_type refMemberKey(const LValue &Member) {
+  return {Member.VD, {Member.Path.begin(), Member.Path.end()}};
+}
 
 /// The interpreter's state, to try something and take it back.
 /// (Accesses are only ever appended: the snapshot keeps their count.)

@@ -378,17 +378,16 @@ LValue Interpreter::Impl::memberLValue(const MemberExpr *M) {
     Base =
         memoryAt(eval(M->getBase()), M->getBase()->getType()->getPointeeType(),
                  "pointer unknown");
-  if (FD->getType()->isReferenceType() && Base.K == LValue::Var) {
-    std::vector<const FieldDecl *> Path(Base.Path.begin(), Base.Path.end());
-    Path.push_back(FD);
-    auto It = RefMembers.find({Base.VD, Path});
+  LValue Member = fieldOf(Base, FD, M->getType());
+  if (FD->getType()->isReferenceType() && Member.K == LValue::Var) {
+    auto It = RefMembers.find(refMemberKey(Member));
     if (It != RefMembers.end()) {
       LValue L = It->second;
       L.Type = M->getType();
       return L;
     }
   }
-  return fieldOf(Base, FD, M->getType());
+  return Member;
 }
 
 const LValue *Interpreter::Impl::thisObject(const Expr *E) const {
