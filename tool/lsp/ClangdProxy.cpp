@@ -1,9 +1,10 @@
 //===- ClangdProxy.cpp ----------------------------------------------------===//
 
 #include "tool/lsp/ClangdProxy.h"
+#include "tool/lsp/ClangdDatabase.h"
 #include "tool/lsp/ClangdProcess.h"
+#include "tool/lsp/ReplyMerge.h"
 
-#include "frontend/CompileCommandsExport.h"
 #include "tool/lsp/Session.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +15,6 @@
 #include "llvm/Support/LSP/Transport.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -100,13 +100,9 @@ private:
   void clientRequest(llvm::StringRef Method, json::Object Msg);
   void clientNotification(llvm::StringRef Method, json::Object Msg);
   void trackLocked(llvm::StringRef Method, const json::Value &Params);
-  /// The build directory of the workspace's database: -p's, else the
-  /// root's (rootUri, else the working directory) or its build/'s.
-  std::string rootDatabase(const json::Object *InitParams);
   /// clangd's command line, on the translated database of \p BuildDir
-  /// (sets Translated).
+  /// (sets Translated; ClangdDatabase.h).
   std::vector<std::string> clangdArgv(llvm::StringRef BuildDir);
-  std::optional<std::string> translateDatabase(llvm::StringRef BuildDir);
   /// When clangd runs on no translated database: the one the CUDA file
   /// \p Uri belongs to (as clangd finds databases), in Argv; false: none.
   bool translateForLocked(llvm::StringRef Uri);
@@ -223,61 +219,6 @@ void Proxy::fromClient(json::Object Msg) {
     clientNotification(Name, std::move(Msg));
 }
 
-std::string Proxy::rootDatabase(const json::Object *InitParams) {
-  if (!Base.BuildPath.empty())
-    return Base.BuildPath; // -p
-  llvm::SmallString<256> Root;
-  if (const json::Object *P = InitParams) {
-    if (std::optional<llvm::StringRef> U = P->getString("rootUri"))
-      if (std::optional<L::URIForFile> F = parseAs<L::URIForFile>(json::Value(*U)))
-        Root = F->file();
-    if (Root.empty())
-      if (std::optional<llvm::StringRef> R = P->getString("rootPath"))
-        Root = *R;
-  }
-  if (Root.empty())
-    llvm::sys::fs::current_path(Root);
-  for (const char *Sub : {"", "build"}) {
-    llvm::SmallString<256> Dir(Root);
-    if (*Sub)
-      llvm::sys::path::append(Dir, Sub);
-    llvm::SmallString<256> Json(Dir);
-    llvm::sys::path::append(Json, "compile_commands.json");
-    if (llvm::sys::fs::exists(Json))
-      return Dir.str().str();
-  }
-  return "";
-}
-
-std::optional<std::string> Proxy::translateDatabase(llvm::StringRef BuildDir) {
-  // The translated database, in the user's cache (one per build dir).
-  llvm::SmallString<256> Out;
-  if (!llvm::sys::path::cache_directory(Out))
-    llvm::sys::path::system_temp_directory(true, Out);
-  llvm::sys::path::append(Out, "cuda-access-lint", "clangd",
-                          llvm::utohexstr(llvm::xxh3_64bits(BuildDir)));
-  FrontendOptions FO = Base;
-  FO.BuildPath = BuildDir.str();
-  FO.Files.clear();
-  FO.FixedArgs.reset();
-  std::string Notes;
-  llvm::raw_string_ostream NotesOS(Notes);
-  Frontend FE(FO, NotesOS);
-  if (!FE.prepare()) {
-    proxyLog("no translated database for clangd: " +
-             llvm::StringRef(Notes).trim());
-    return std::nullopt;
-  }
-  if (llvm::Error E = exportCompileCommands(FE, BuildDir, Out)) {
-    proxyLog("no translated database for clangd: " +
-             llvm::toString(std::move(E)));
-    return std::nullopt;
-  }
-  proxyLog("clangd reads the database of " + BuildDir + " translated in " +
-           Out);
-  return Out.str().str();
-}
-
 std::vector<std::string> Proxy::clangdArgv(llvm::StringRef BuildDir) {
   std::vector<std::string> A = {ClangdPath};
   bool HasDir = llvm::any_of(Opts.ClangdArgs, [](const std::string &S) {
@@ -286,7 +227,7 @@ std::vector<std::string> Proxy::clangdArgv(llvm::StringRef BuildDir) {
   });
   Translated = HasDir; // the user's choice stands
   if (!HasDir && !BuildDir.empty())
-    if (std::optional<std::string> Dir = translateDatabase(BuildDir)) {
+    if (std::optional<std::string> Dir = translateDatabase(Base, BuildDir)) {
       A.push_back("--compile-commands-dir=" + *Dir);
       Translated = true;
     }
@@ -302,14 +243,7 @@ bool Proxy::translateForLocked(llvm::StringRef Uri) {
   llvm::SmallString<256> Dir(F->file());
   llvm::sys::path::remove_filename(Dir);
   while (!Dir.empty()) {
-    for (const char *Sub : {"", "build"}) {
-      llvm::SmallString<256> Build(Dir);
-      if (*Sub)
-        llvm::sys::path::append(Build, Sub);
-      llvm::SmallString<256> Json(Build);
-      llvm::sys::path::append(Json, "compile_commands.json");
-      if (!llvm::sys::fs::exists(Json))
-        continue;
+    for (const std::string &Build : databaseDirsAt(Dir)) {
       std::vector<std::string> A = clangdArgv(Build);
       if (Translated) {
         Argv = std::move(A);
@@ -335,7 +269,7 @@ void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
       Uri = TD->getString("uri").value_or("").str();
 
   if (Method == "initialize") {
-    std::string Build = rootDatabase(Params.getAsObject());
+    std::string Build = rootDatabase(Base, Params.getAsObject());
     {
       std::lock_guard<std::mutex> Lock(M);
       InitializeParams = Params;
@@ -572,56 +506,12 @@ void Proxy::replyLocked(Pending &P) {
                                                              int64_t(L::ErrorCode::RequestCancelled));
   json::Value OurPart = P.Ours ? *P.Ours : json::Value(nullptr);
   if (P.Kind == Merge::Initialize && Result) {
-    if (json::Object *Init = Result->getAsObject()) {
-      json::Object *Caps = Init->getObject("capabilities");
-      if (!Caps) {
-        (*Init)["capabilities"] = json::Object{};
-        Caps = Init->getObject("capabilities");
-      }
-      (*Caps)["hoverProvider"] = true;
-      if (!Caps->get("inlayHintProvider"))
-        (*Caps)["inlayHintProvider"] = true;
-      json::Array Kinds{"quickfix", "refactor.rewrite"};
-      if (const json::Object *CA = Caps->getObject("codeActionProvider"))
-        if (const json::Array *Theirs = CA->getArray("codeActionKinds"))
-          for (const json::Value &K : *Theirs)
-            if (!llvm::is_contained(Kinds, K))
-              Kinds.push_back(K);
-      if (Caps->getBoolean("codeActionProvider") != std::optional<bool>(true))
-        (*Caps)["codeActionProvider"] =
-            json::Object{{"codeActionKinds", std::move(Kinds)}};
-    }
+    if (json::Object *Init = Result->getAsObject())
+      addOurCapabilities(*Init);
   } else if (NeedsOurs && !Cancelled && OurPart.kind() != json::Value::Null) {
     json::Value Theirs = Result ? *Result : json::Value(nullptr);
-    json::Value Merged = nullptr;
-    if (P.Kind == Merge::Hover) {
-      const json::Object *T = Theirs.getAsObject();
-      const json::Object *C = T ? T->getObject("contents") : nullptr;
-      llvm::StringRef TV;
-      if (C)
-        TV = C->getString("value").value_or("");
-      const json::Object *O = OurPart.getAsObject();
-      const json::Object *OC = O ? O->getObject("contents") : nullptr;
-      if (TV.empty() || !OC) {
-        Merged = OurPart;
-      } else {
-        // Our access card after clangd's hover.
-        json::Object H = *T;
-        std::string Kind = C->getString("kind").value_or("markdown").str();
-        std::string Value = TV.str() + "\n\n---\n\n" +
-                            OC->getString("value").value_or("").str();
-        H["contents"] = json::Object{{"kind", Kind}, {"value", Value}};
-        Merged = std::move(H);
-      }
-    } else {
-      json::Array All;
-      if (const json::Array *A = Theirs.getAsArray())
-        All = *A;
-      if (const json::Array *A = OurPart.getAsArray())
-        for (const json::Value &V : *A)
-          All.push_back(V);
-      Merged = std::move(All);
-    }
+    json::Value Merged = P.Kind == Merge::Hover ? mergedHover(Theirs, OurPart)
+                                                : mergedArrays(Theirs, OurPart);
     R.erase("error");
     R["result"] = std::move(Merged);
   }
