@@ -72,15 +72,17 @@ def load_measurements(paths):
     """The newest measurement of each kernel: runs are read in order, a later
     run's kernel replaces an earlier one's (a run of some groups only, FILTER=,
     adds to the full run before it)."""
-    merged, by_name = None, {}
+    merged, by_name, per_run = None, {}, {}
     for path in paths:
         m = json.load(open(path))
         rel = os.path.relpath(path, HERE)
         for k in m["kernels"]:
             by_name[k["name"]] = dict(k, run=rel)
+            per_run.setdefault(k["name"], {})[rel] = k["time_ms"]["median"] * 1000
         if merged is None or len(m["kernels"]) >= len(merged["kernels"]):
             merged = dict(m)  # the largest run's GPU, date and clocks head the report
     merged["kernels"] = list(by_name.values())
+    merged["per_run_us"] = per_run
     merged["runs"] = [os.path.relpath(p, HERE) for p in paths]
     return merged
 # Counters are equal when within 2% (ncu's per-instruction counters are exact
@@ -104,6 +106,18 @@ VECTOR_PAIRS = ([("one element per thread", "copy_float", "copy_float4"),
                 [("tile, loads 8 rows apart", "copy2d", "copy2d_float4"),
                  ("warp-stride loop", "copy_warpstride", "copy_warpstride_float4"),
                  ("grid-stride loop", "copy_gridstride", "copy_gridstride_float4")])
+
+
+def tau_by_run(ks, per_run_us, order):
+    """The group's tau against each run that measured all of its kernels
+    (the headline takes each kernel's newest time): how far run-to-run noise
+    moves it, where several runs timed the same kernels."""
+    runs = set.intersection(*(set(per_run_us.get(k["name"], {})) for k in ks))
+    if len(runs) < 2:
+        return {}
+    return {run: kendall_tau_b([k["predicted_us"] for k in ks],
+                               [per_run_us[k["name"]][run] for k in ks])
+            for run in order if run in runs}
 
 
 def vector_pairs(predicted, measured):
@@ -432,8 +446,12 @@ def main():
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     if not args.measurements:
-        args.measurements = [p for p in runs if args.gpu in
-                             (json.load(open(p)).get("gpu", {}).get("name") or "")]
+        # In the order they were measured (a directory's name need not sort
+        # by its date: "2026-11-29-h200-run2" sorts before "2026-11-29-h200/").
+        docs = [(json.load(open(p)), p) for p in runs]
+        args.measurements = [p for m, p in sorted(docs, key=lambda d: (
+            d[0].get("date_utc") or "", d[1])) if args.gpu in
+                             (m.get("gpu", {}).get("name") or "")]
     if not args.measurements or not all(os.path.exists(p) for p in args.measurements):
         sys.exit("report.py: no measurements.json (give --measurements)")
     if not args.predictions and not os.path.exists(args.tool):
@@ -537,7 +555,8 @@ def main():
         agree, total, wrong = pair_agreement(p, m)
         groups[g] = {"kernels": len(ks), "kendall_tau": kendall_tau_b(p, m),
                      "pairs_over_10pct": total, "pairs_agreeing": agree,
-                     "disagreeing": [[ks[i]["name"], ks[j]["name"]] for i, j in wrong]}
+                     "disagreeing": [[ks[i]["name"], ks[j]["name"]] for i, j in wrong],
+                     "kendall_tau_by_run": tau_by_run(ks, meas["per_run_us"], meas["runs"])}
     def err_stats(ks):
         es = sorted(abs(k["predicted_us"] / k["measured_us"] - 1) for k in ks)
         if not es:
@@ -602,6 +621,14 @@ def main():
     for g, r in groups.items():
         md.append("| %s | %d | %.3f | %d / %d |" % (g, r["kernels"], r["kendall_tau"],
                                                 r["pairs_agreeing"], r["pairs_over_10pct"]))
+    by_run = [(g, r["kendall_tau_by_run"]) for g, r in groups.items()
+              if r["kendall_tau_by_run"]]
+    if by_run:
+        md += ["", "Kendall tau against each run that timed the whole group (run-to-run noise; "
+               "the table above takes each kernel's newest time):", ""]
+        for g, t in by_run:
+            md.append("- %s: %s" % (g, ", ".join("%.3f (%s)" % (v, os.path.basename(
+                os.path.dirname(run))) for run, v in t.items())))
     md += ["", "| kernels | count | median time error | max time error (kernel) |",
            "|---|---|---|---|"]
     for n, e in errors.items():
@@ -682,8 +709,10 @@ def main():
 
     print("counters equal: %d/%d (%.1f%%)" % (access_equal, access_total, 100 * counter_share))
     for g, r in groups.items():
-        print("%-10s tau %.3f  pairs %d/%d" % (g, r["kendall_tau"], r["pairs_agreeing"],
-                                               r["pairs_over_10pct"]))
+        print("%-10s tau %.3f  pairs %d/%d%s" % (
+            g, r["kendall_tau"], r["pairs_agreeing"], r["pairs_over_10pct"],
+            "  by run " + " ".join("%.3f" % v for v in r["kendall_tau_by_run"].values())
+            if r["kendall_tau_by_run"] else ""))
     print("copy1d tau with the held-out copies: %.3f" % errors["copy1d_with_held_out_tau"])
     for n, e in errors.items():
         if isinstance(e, dict) and e["kernels"]:
