@@ -1,6 +1,7 @@
 //===- PreambleCache.cpp --------------------------------------------------===//
 
 #include "frontend/PreambleCache.h"
+#include "frontend/PreambleWriter.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -581,32 +582,41 @@ void PreambleCache::build(Request &Q,
   // preamble unusable, and the file is parsed without it.
   clang::CompilerInvocation BuildInv(Q.Inv);
   BuildInv.getLangOpts().PCHInstantiateTemplates = true;
-  llvm::ErrorOr<clang::PrecompiledPreamble> Built =
-      clang::PrecompiledPreamble::Build(BuildInv, Q.Main.get(), Q.Bounds, Diags,
-                                        Q.VFS, PCHOps, /*StoreInMemory=*/true,
-                                        "", CB);
+  // Written under a temporary name, renamed into place once its record is
+  // known (below), read back from the file: the PCH is never held whole in
+  // memory beside the preamble's AST.
+  llvm::SmallString<256> Tmp;
+  {
+    llvm::SmallString<256> Model(Q.PchPath);
+    Model += ".%%%%%%%%.tmp";
+    int FD = -1;
+    if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp)) {
+      Use.Why = "cannot create a file in '" + Dir + "': " + EC.message();
+      return;
+    }
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  llvm::Error Written = writePreamblePch(BuildInv, *Q.Main, Q.Bounds, *Diags,
+                                         Q.VFS, PCHOps, CB, Tmp);
   Entry E = recordOf(CB, *Q.VFS, Started);
   E.BoundsSize = Q.Bounds.Size;
   E.EndsAtStartOfLine = Q.Bounds.PreambleEndsAtStartOfLine;
 
   std::unique_ptr<llvm::MemoryBuffer> Pch;
-  bool Clean = Built && Counter.count() == 0 && !CB.IncludeNotFound &&
-               !Diags->hasErrorOccurred();
+  std::string BuildError;
+  if (Written)
+    BuildError = llvm::toString(std::move(Written));
+  bool Clean = BuildError.empty() && Counter.count() == 0 &&
+               !CB.IncludeNotFound && !Diags->hasErrorOccurred();
   if (Clean) {
-    // The in-memory PCH, as the parse that reads it would see it.
-    clang::CompilerInvocation Probe(Q.Inv);
-    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> ProbeFS = Q.VFS;
-    Built->AddImplicitPreamble(Probe, ProbeFS, Q.Main.get());
-    Probe.getPreprocessorOpts().RemappedFileBuffers.clear();
-    if (auto B = ProbeFS->getBufferForFile(
-            Probe.getPreprocessorOpts().ImplicitPCHInclude, -1,
-            /*RequiresNullTerminator=*/false))
-      Pch = llvm::MemoryBuffer::getMemBufferCopy((*B)->getBuffer());
+    if (auto B = llvm::MemoryBuffer::getFile(Tmp, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false))
+      Pch = std::move(*B);
   }
   if (!Pch) {
     E.Unusable = true;
     E.UnusableWhy =
-        !Built ? "the preamble did not build: " + Built.getError().message()
+        !BuildError.empty()  ? "the preamble did not build: " + BuildError
         : CB.IncludeNotFound ? "a header of the preamble is not found"
         : Counter.count() || Diags->hasErrorOccurred()
             ? "the preamble has diagnostics (first: " + Counter.First + ")"
@@ -622,8 +632,13 @@ void PreambleCache::build(Request &Q,
   std::string Json;
   llvm::raw_string_ostream(Json) << toJson(E);
   llvm::Error Err = llvm::Error::success();
-  if (Pch)
-    Err = writeAtomically(Q.PchPath, Pch->getBuffer());
+  if (!Pch)
+    llvm::sys::fs::remove(Tmp);
+  else if (std::error_code EC = llvm::sys::fs::rename(Tmp, Q.PchPath)) {
+    llvm::sys::fs::remove(Tmp);
+    Err = llvm::createStringError(EC, "cannot rename to '%s': %s",
+                                  Q.PchPath.c_str(), EC.message().c_str());
+  }
   if (!Err)
     Err = writeAtomically(Q.JsonPath, Json);
   if (Err)

@@ -4,9 +4,11 @@
 // same for every run, every CI job and every edit in the editor. The
 // preamble (what clang's Lexer::ComputePreamble calls the leading
 // directives and comments of the main file, with the -include'd headers and
-// the predefines before them) is precompiled once with clang's
-// PrecompiledPreamble, as clangd does, stored in a directory, and read back
-// by later parses of the file instead of parsing those headers again.
+// the predefines before them) is precompiled once, as clang's
+// PrecompiledPreamble builds it for clangd (the same bytes; written to the
+// file as it is serialized, PreambleWriter.h), stored in a directory, and
+// read back by later parses of the file instead of parsing those headers
+// again.
 //
 // An entry is two files, <key>.pch and <key>.json. The key hashes what the
 // preamble's meaning depends on and a file's stamp cannot tell: clang's
