@@ -333,26 +333,38 @@ void countCompute(const KernelInfo &K,
        (C.Fma64 + C.Mul64 + C.Add64 + C.Div64) / H200::Fp64LaneOpsPerSecond);
 }
 
-/// The soft maximum's exponent between the memory budgets and the SM's own
-/// work: Overlap when the SM holds OverlapWarps warps (the L1's global line
-/// lookups, FP32 issue) and, for shared wavefronts behind a block barrier,
-/// OverlapBlocks blocks; towards OverlapFloor with the cube of the share
-/// held; the L1's two parts weighted by their time.
-double memCoreOverlap(const KernelPrediction &P) {
+/// The soft maximum's exponent between the memory budgets (\p Mem) and the
+/// SM's own work (\p Core): Overlap when the SM holds OverlapWarps warps
+/// (the L1's global line lookups, FP32 issue) and, for shared wavefronts
+/// behind a block barrier, OverlapBlocks blocks; towards OverlapFloor with
+/// the cube of the share held; the L1's two parts weighted by their time.
+/// Beyond OverlapBlocks blocks, a kernel whose memory is the larger budget
+/// hides its shared phases further (OverlapPerBlocks): while one block is
+/// between its barriers, the others' loads keep the bus busy, as long as
+/// the SM's warps are all there to issue them.
+double memCoreOverlap(const KernelPrediction &P, double Mem, double Core) {
   double WarpsPerSM = std::min(P.ResidentWarpsPerSM,
                                P.WarpsPerBlock * P.Blocks / H200::SMs);
-  auto Exponent = [](double Share) {
+  auto Cube = [](double Share) {
     Share = std::clamp(Share, 0.0, 1.0);
-    return H200::OverlapFloor +
-           (H200::Overlap - H200::OverlapFloor) * Share * Share * Share;
+    return Share * Share * Share;
   };
-  double ByWarps = Exponent(WarpsPerSM / H200::OverlapWarps);
+  auto Exponent = [&](double Share) {
+    return H200::OverlapFloor +
+           (H200::Overlap - H200::OverlapFloor) * Cube(Share);
+  };
+  double WarpShare = WarpsPerSM / H200::OverlapWarps;
+  double ByWarps = Exponent(WarpShare);
   if (!(P.L1Time > 0) || !(P.SharedTime > 0) || P.WarpsPerBlock <= 0)
     return ByWarps;
-  double Shared =
-      P.BlockBarrier ? Exponent(WarpsPerSM / P.WarpsPerBlock /
-                                H200::OverlapBlocks)
-                     : ByWarps;
+  double Shared = ByWarps;
+  if (P.BlockBarrier) {
+    double Blocks = WarpsPerSM / P.WarpsPerBlock;
+    Shared = Exponent(Blocks / H200::OverlapBlocks);
+    if (Mem > Core && Blocks > H200::OverlapBlocks)
+      Shared *= 1 + H200::OverlapPerBlocks *
+                        (Blocks / H200::OverlapBlocks - 1) * Cube(WarpShare);
+  }
   double SharedPart = std::min(1.0, P.SharedTime / P.L1Time);
   return (1 - SharedPart) * ByWarps + SharedPart * Shared;
 }
@@ -381,7 +393,7 @@ void combineBudgets(KernelPrediction &P) {
   double Core = std::pow(std::pow(P.L1Time, H200::ComputeOverlap) +
                              std::pow(P.ComputeTime, H200::ComputeOverlap),
                          1.0 / H200::ComputeOverlap);
-  double M = P.MemCoreOverlap = memCoreOverlap(P);
+  double M = P.MemCoreOverlap = memCoreOverlap(P, Mem, Core);
   double MemCore = std::pow(std::pow(Mem, M) + std::pow(Core, M), 1.0 / M);
   P.Time = std::pow(std::pow(MemCore, E) + std::pow(P.L2Time, E) +
                         std::pow(P.IssueTime, E) + std::pow(P.BlockTime, E),

@@ -90,6 +90,12 @@ struct H200 {
   /// and occupancy").
   static constexpr double OverlapFloor = 2.0;
   static constexpr double OverlapWarps = 64, OverlapBlocks = 8;
+  /// A memory-bound kernel's shared wavefronts behind a block barrier hide
+  /// better the more blocks an SM holds beyond OverlapBlocks, with its warps
+  /// all resident: the exponent grows by this share of itself per
+  /// OverlapBlocks more blocks, times the cube of the warps' share (fitted
+  /// on w1 and w2's staged rows, 0.2 to 0.35 give the same order).
+  static constexpr double OverlapPerBlocks = 0.25;
   static constexpr int SMs = 132;
   static constexpr double L2Bytes = 60e6;
   // Memory-level parallelism (docs/cost-model.md; validate-mlp-probe).

@@ -157,20 +157,31 @@ TEST(CostModel, WarpsReadingTheSameAddressShareTheFetch) {
 
 // A row staged through shared memory by blocks of 512 threads: 4 blocks an
 // SM (2048 threads), 64 warps.
-std::string stagedRows(const std::string &Barrier, long Blocks = 65536) {
+std::string stagedRows(const std::string &Barrier, long Blocks = 65536,
+                       int Threads = 512, int Row = 5, int Reads = 1) {
+  std::string T = std::to_string(Threads);
   return "__device__ void wait() { " + Barrier +
          " }\n"
          "__global__ void staged(const float *in, float *out) {\n"
-         "  __shared__ float sh[512][5];\n"
+         "  __shared__ float sh[" +
+         T + "][" + std::to_string(Row) +
+         "];\n"
          "  int t = threadIdx.x;\n"
          "  for (int c = 0; c < 4; ++c)\n"
-         "    sh[t][c] = in[blockIdx.x * 2048 + c * 512 + t];\n"
+         "    sh[t][c] = in[blockIdx.x * 4 * " +
+         T + " + c * " + T +
+         " + t];\n"
          "  wait();\n"
          "  float s = 0.f;\n"
-         "  for (int c = 0; c < 4; ++c) s += sh[t][c];\n"
-         "  out[blockIdx.x * 512 + t] = s;\n}\n"
+         "  for (int r = 0; r < " +
+         std::to_string(Reads) +
+         "; ++r)\n"
+         "    for (int c = 0; c < 4; ++c) s += sh[t][c];\n"
+         "  out[blockIdx.x * " +
+         T +
+         " + t] = s;\n}\n"
          "void host(const float *i, float *o) { staged<<<" +
-         std::to_string(Blocks) + ", 512>>>(i, o); }\n";
+         std::to_string(Blocks) + ", " + T + ">>>(i, o); }\n";
 }
 
 double overlapAt(double Share) {
@@ -208,6 +219,44 @@ TEST(CostModel, SharedWorkBehindABarrierOverlapsByBlocks) {
                        1.0 / E) +
                   H200::LaunchOverhead,
               1e-12);
+}
+
+TEST(CostModel, MemoryBoundSharedWorkHidesFurtherBeyondEightBlocks) {
+  // 128 threads: 16 blocks of 4 warps an SM, all 64 warps resident.
+  SnippetResult R =
+      runOnCode(stagedRows("__syncthreads();", 65536 * 4, /*Threads=*/128));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  EXPECT_EQ(P.WarpsPerBlock, 4);
+  double Mem = std::hypot(P.DramTime, P.LatencyTime);
+  double Core = std::hypot(P.L1Time, P.ComputeTime);
+  ASSERT_GT(Mem, Core);
+  // 16 blocks: OverlapBlocks more than OverlapBlocks, so the shared
+  // wavefronts' exponent is Overlap * (1 + OverlapPerBlocks).
+  double Shared = P.SharedTime / P.L1Time;
+  EXPECT_NEAR(P.MemCoreOverlap,
+              (1 - Shared) * H200::Overlap +
+                  Shared * H200::Overlap * (1 + H200::OverlapPerBlocks),
+              1e-12);
+  EXPECT_GT(P.MemCoreOverlap, H200::Overlap);
+}
+
+TEST(CostModel, SharedWorkThatOutlastsMemoryDoesNotHideFurther) {
+  // The same 16 blocks, with rows 16 floats apart (every shared access a
+  // 16-way conflict) read four times: the SM's work outlasts the memory's.
+  SnippetResult R = runOnCode(stagedRows("__syncthreads();", 65536 * 4,
+                                         /*Threads=*/128, /*Row=*/16,
+                                         /*Reads=*/4));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_EQ(P.ResidentWarpsPerSM, 64);
+  double Mem = std::hypot(P.DramTime, P.LatencyTime);
+  double Core = std::hypot(P.L1Time, P.ComputeTime);
+  ASSERT_LT(Mem, Core);
+  EXPECT_NEAR(P.MemCoreOverlap, H200::Overlap, 1e-12);
 }
 
 TEST(CostModel, WithoutABarrierWarpsOverlapAtFullOccupancy) {
