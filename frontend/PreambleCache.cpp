@@ -598,14 +598,25 @@ void PreambleCache::build(Request &Q,
   }
   llvm::Error Written = writePreamblePch(BuildInv, *Q.Main, Q.Bounds, *Diags,
                                          Q.VFS, PCHOps, CB, Tmp);
+  std::string BuildError;
+  bool WriteFailed = false;
+  llvm::handleAllErrors(std::move(Written), [&](const llvm::ErrorInfoBase &Er) {
+    BuildError = Er.message();
+    // The file could not be written (a full disk): nothing is known of
+    // the preamble, so nothing is recorded; the next run tries again.
+    WriteFailed = Er.convertToErrorCode() != llvm::inconvertibleErrorCode();
+  });
+  if (WriteFailed) {
+    llvm::sys::fs::remove(Tmp);
+    Use.K = PreambleUse::Unusable;
+    Use.Why = BuildError;
+    return;
+  }
   Entry E = recordOf(CB, *Q.VFS, Started);
   E.BoundsSize = Q.Bounds.Size;
   E.EndsAtStartOfLine = Q.Bounds.PreambleEndsAtStartOfLine;
 
   std::unique_ptr<llvm::MemoryBuffer> Pch;
-  std::string BuildError;
-  if (Written)
-    BuildError = llvm::toString(std::move(Written));
   bool Clean = BuildError.empty() && Counter.count() == 0 &&
                !CB.IncludeNotFound && !Diags->hasErrorOccurred();
   if (Clean) {

@@ -121,6 +121,39 @@ TEST(PreambleCache, SecondRunHitsAndReportsTheSame) {
   EXPECT_FALSE(std::filesystem::exists(P.Dir / "unused"));
 }
 
+TEST(PreambleCache, APchThatCannotBeWrittenIsNotRecorded) {
+  // Files of the run may not exceed 1 MB (RLIMIT_FSIZE; SIGXFSZ ignored, so
+  // the write fails with EFBIG): the PCH cannot be written. The file is
+  // linted as without the cache, and nothing is recorded against the
+  // preamble: the next run, without the limit, builds it.
+  Project P;
+  ProcessResult Off = lint({P.File}, {"--no-preamble-cache"});
+  std::string Cmd = "trap '' XFSZ; ulimit -f 1024; exec \"$0\" \"$@\"";
+  std::vector<std::string> Args = {"/bin/sh",
+                                   "-c",
+                                   Cmd,
+                                   toolPath(),
+                                   "--format=json",
+                                   "--accesses",
+                                   "--time-phases",
+                                   "--preamble-cache-dir=" + P.Cache,
+                                   "--preamble-build=first",
+                                   P.File,
+                                   "--",
+                                   "-std=c++17"};
+  ProcessResult Full = runProcess(Args);
+  ASSERT_TRUE(Full.exitedWith(1)) << show(Full);
+  EXPECT_THAT(Full.Stderr, HasSubstr("(preamble unusable (cannot write"))
+      << Full.Stderr;
+  EXPECT_EQ(withoutTimes(Full.Stdout), withoutTimes(Off.Stdout));
+  for (const auto &E : std::filesystem::directory_iterator(P.Cache))
+    EXPECT_EQ(E.path().extension(), ".seen") << E.path();
+  ProcessResult Next = lint(
+      {P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
+  EXPECT_EQ(preambleOutcomes(Next.Stderr), std::vector<std::string>{"built"})
+      << Next.Stderr;
+}
+
 TEST(PreambleCache, AChangedHeaderIsReadAgain) {
   Project P;
   lint({P.File}, {"--preamble-cache-dir=" + P.Cache, "--preamble-build=first"});
