@@ -57,11 +57,11 @@ public:
 
   void HandleTranslationUnit(clang::ASTContext &) override {
     // As PCHGenerator with AllowASTWithErrors, which the preamble's consumer
-    // asks for: the caller decides what the diagnostics mean.
+    // asks for: written whatever the diagnostics, the client's counts
+    // cleared (the engine's hasErrorOccurred() stays); the caller decides.
     if (PP.getModuleLoader().HadFatalFailure)
       return;
-    if (PP.getDiagnostics().hasErrorOccurred())
-      PP.getDiagnostics().getClient()->clear();
+    PP.getDiagnostics().getClient()->clear();
     Writer.WriteAST(SemaPtr, /*OutputFile=*/"", /*WritingModule=*/nullptr,
                     Sysroot);
     Stream.reset(); // writes what is left
