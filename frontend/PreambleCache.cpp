@@ -157,15 +157,35 @@ std::optional<Entry> fromJson(llvm::StringRef Text) {
 
 /// Writes \p Data to \p Path through a temporary file in the same
 /// directory and a rename: a reader sees the old file or the new one.
-llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Data) {
+/// A new file beside \p Path, named after it (`<Path>.XXXXXXXX.tmp`: the
+/// eviction removes those a killed run left), open as \p FD.
+llvm::Error createBeside(llvm::StringRef Path, int &FD,
+                         llvm::SmallVectorImpl<char> &Tmp) {
   llvm::SmallString<256> Model(Path);
   Model += ".%%%%%%%%.tmp";
-  int FD = -1;
-  llvm::SmallString<256> Tmp;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
     return llvm::createStringError(
         EC, "cannot create a file in '%s': %s",
         llvm::sys::path::parent_path(Path).str().c_str(), EC.message().c_str());
+  return llvm::Error::success();
+}
+
+/// Renames \p Tmp to \p Path (atomically: a reader sees the old file or
+/// the new one); \p Tmp is removed either way.
+llvm::Error renameInto(llvm::StringRef Tmp, llvm::StringRef Path) {
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return llvm::createStringError(EC, "cannot rename to '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Data) {
+  int FD = -1;
+  llvm::SmallString<256> Tmp;
+  if (llvm::Error Err = createBeside(Path, FD, Tmp))
+    return Err;
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Data;
@@ -178,12 +198,7 @@ llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Data) {
                                      EC.message().c_str());
     }
   }
-  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return llvm::createStringError(EC, "cannot rename to '%s': %s",
-                                   Path.str().c_str(), EC.message().c_str());
-  }
-  return llvm::Error::success();
+  return renameInto(Tmp, Path);
 }
 
 /// Counts the diagnostics the preamble's build reports (ignored ones, -w's
@@ -586,16 +601,12 @@ void PreambleCache::build(Request &Q,
   // known (below), read back from the file: the PCH is never held whole in
   // memory beside the preamble's AST.
   llvm::SmallString<256> Tmp;
-  {
-    llvm::SmallString<256> Model(Q.PchPath);
-    Model += ".%%%%%%%%.tmp";
-    int FD = -1;
-    if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp)) {
-      Use.Why = "cannot create a file in '" + Dir + "': " + EC.message();
-      return;
-    }
-    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  int FD = -1;
+  if (llvm::Error Err = createBeside(Q.PchPath, FD, Tmp)) {
+    Use.Why = llvm::toString(std::move(Err));
+    return;
   }
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   llvm::Error Written = writePreamblePch(BuildInv, *Q.Main, Q.Bounds, *Diags,
                                          Q.VFS, PCHOps, CB, Tmp);
   std::string BuildError;
@@ -645,11 +656,8 @@ void PreambleCache::build(Request &Q,
   llvm::Error Err = llvm::Error::success();
   if (!Pch)
     llvm::sys::fs::remove(Tmp);
-  else if (std::error_code EC = llvm::sys::fs::rename(Tmp, Q.PchPath)) {
-    llvm::sys::fs::remove(Tmp);
-    Err = llvm::createStringError(EC, "cannot rename to '%s': %s",
-                                  Q.PchPath.c_str(), EC.message().c_str());
-  }
+  else
+    Err = renameInto(Tmp, Q.PchPath);
   if (!Err)
     Err = writeAtomically(Q.JsonPath, Json);
   if (Err)

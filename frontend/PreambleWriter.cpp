@@ -123,6 +123,12 @@ llvm::Error fail(llvm::StringRef What) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), What);
 }
 
+/// An I/O error: the caller tells it from a failed build by its code.
+llvm::Error cannotWrite(llvm::StringRef Path, std::error_code EC) {
+  return llvm::createStringError(EC, "cannot write '%s': %s",
+                                 Path.str().c_str(), EC.message().c_str());
+}
+
 } // namespace
 
 llvm::Error writePreamblePch(
@@ -149,8 +155,7 @@ llvm::Error writePreamblePch(
   std::error_code EC;
   llvm::raw_fd_stream OS(Path, EC);
   if (EC)
-    return llvm::createStringError(EC, "cannot write '%s': %s",
-                                   Path.str().c_str(), EC.message().c_str());
+    return cannotWrite(Path, EC);
 
   clang::CompilerInstance Clang(PInv, std::move(Ops));
   Clang.setDiagnostics(&Diags);
@@ -185,8 +190,7 @@ llvm::Error writePreamblePch(
   if (OS.has_error()) {
     EC = OS.error();
     OS.clear_error();
-    return llvm::createStringError(EC, "cannot write '%s': %s",
-                                   Path.str().c_str(), EC.message().c_str());
+    return cannotWrite(Path, EC);
   }
   if (!Act.emitted())
     return fail("the preamble's PCH was not written");
