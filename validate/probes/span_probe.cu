@@ -15,23 +15,13 @@
 //   validate-span-probe [--json FILE]      prints the table; --json writes every number
 //
 // Standalone (not in the runner's registry: not kernels the analyzer judges).
-#include <cuda_runtime.h>
+#include "../kernels/common.cuh" // CUDA_CHECK
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#define CK(call)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, \
-                   __LINE__);                                                             \
-      std::exit(2);                                                                       \
-    }                                                                                     \
-  } while (0)
 
 namespace {
 
@@ -71,23 +61,23 @@ Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out
             int ResidentWarps) {
   const unsigned Blocks = unsigned(N4 / Trips / THREADS);
   cudaEvent_t A, B;
-  CK(cudaEventCreate(&A));
-  CK(cudaEventCreate(&B));
+  CUDA_CHECK(cudaEventCreate(&A));
+  CUDA_CHECK(cudaEventCreate(&B));
   for (int I = 0; I < 3; ++I)
     Kernel<<<Blocks, THREADS>>>(In, Out);
-  CK(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::vector<float> Times;
   for (int I = 0; I < 15; ++I) {
-    CK(cudaEventRecord(A));
+    CUDA_CHECK(cudaEventRecord(A));
     Kernel<<<Blocks, THREADS>>>(In, Out);
-    CK(cudaEventRecord(B));
-    CK(cudaEventSynchronize(B));
+    CUDA_CHECK(cudaEventRecord(B));
+    CUDA_CHECK(cudaEventSynchronize(B));
     float Ms = 0;
-    CK(cudaEventElapsedTime(&Ms, A, B));
+    CUDA_CHECK(cudaEventElapsedTime(&Ms, A, B));
     Times.push_back(Ms);
   }
-  CK(cudaEventDestroy(A));
-  CK(cudaEventDestroy(B));
+  CUDA_CHECK(cudaEventDestroy(A));
+  CUDA_CHECK(cudaEventDestroy(B));
   std::sort(Times.begin(), Times.end());
   double Ms = Times[Times.size() / 2];
   double Bytes = 2.0 * N4 * sizeof(float4);
@@ -108,12 +98,12 @@ int main(int argc, char **argv) {
     }
   }
   cudaDeviceProp P;
-  CK(cudaGetDeviceProperties(&P, 0));
+  CUDA_CHECK(cudaGetDeviceProperties(&P, 0));
   const int ResidentWarps = P.multiProcessorCount * (P.maxThreadsPerMultiProcessor / 32);
   float4 *In, *Out;
-  CK(cudaMalloc(&In, N4 * sizeof(float4)));
-  CK(cudaMalloc(&Out, N4 * sizeof(float4)));
-  CK(cudaMemset(In, 1, N4 * sizeof(float4)));
+  CUDA_CHECK(cudaMalloc(&In, N4 * sizeof(float4)));
+  CUDA_CHECK(cudaMalloc(&Out, N4 * sizeof(float4)));
+  CUDA_CHECK(cudaMemset(In, 1, N4 * sizeof(float4)));
 
   std::vector<Row> Rows;
   Rows.push_back(measure("unroll1", 1, runs_unroll1<1>, In, Out, ResidentWarps));
@@ -157,7 +147,7 @@ int main(int argc, char **argv) {
     std::fprintf(F, "]}\n");
     std::fclose(F);
   }
-  CK(cudaFree(In));
-  CK(cudaFree(Out));
+  CUDA_CHECK(cudaFree(In));
+  CUDA_CHECK(cudaFree(Out));
   return 0;
 }
