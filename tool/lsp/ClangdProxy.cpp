@@ -1,165 +1,10 @@
 //===- ClangdProxy.cpp ----------------------------------------------------===//
 
 #include "tool/lsp/ClangdProxy.h"
-#include "tool/lsp/ClangdDatabase.h"
-#include "tool/lsp/ClangdProcess.h"
-#include "tool/lsp/ReplyMerge.h"
-
-#include "tool/lsp/Session.h"
-
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/LSP/Logging.h"
-#include "llvm/Support/LSP/Protocol.h"
-#include "llvm/Support/LSP/Transport.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-
-#include <chrono>
-#include <condition_variable>
-#include <csignal>
-#include <deque>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <thread>
-
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "tool/lsp/ClangdProxyImpl.h"
 
 namespace cal::lsp {
-
-namespace L = llvm::lsp;
-namespace json = llvm::json;
-
-namespace {
-
-void proxyLog(const llvm::Twine &Line) { log("clangd proxy: " + Line); }
-
-/// A request's id as a map key (ids are numbers or strings).
-std::string idKey(const json::Value &Id) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << Id;
-  return S;
-}
-
-bool isCudaDocument(llvm::StringRef LanguageId, llvm::StringRef Uri) {
-  if (LanguageId == "cuda" || LanguageId == "cuda-cpp")
-    return true;
-  llvm::StringRef Ext = llvm::sys::path::extension(Uri.split('?').first);
-  return Ext == ".cu" || Ext == ".cuh";
-}
-
-/// Parses \p V as LLVM's protocol type \p T.
-template <typename T> std::optional<T> parseAs(const json::Value &V) {
-  T Result;
-  json::Path::Root Root;
-  if (fromJSON(V, Result, Root))
-    return Result;
-  llvm::consumeError(Root.getError());
-  return std::nullopt;
-}
-
-class Proxy {
-public:
-  Proxy(std::FILE *In, llvm::raw_ostream &Out, FrontendOptions Base,
-        LintSettings Settings, ClangdProxyOptions O, std::string ClangdPath)
-      : ClientIn(In), ClientOut(In, Out), Base(std::move(Base)),
-        Settings(std::move(Settings)), Opts(std::move(O)),
-        ClangdPath(std::move(ClangdPath)) {}
-
-  int run();
-
-private:
-  enum class Merge { None, Initialize, Shutdown, Hover, CodeAction, InlayHint };
-  struct Pending {
-    json::Value Id = nullptr;
-    Merge Kind = Merge::None;
-    bool Sent = false; ///< to the clangd now running
-    std::optional<json::Value> Ours;
-    std::optional<json::Object> FromClangd; ///< clangd's response
-  };
-  struct TrackedDocument {
-    std::string LanguageId;
-    int64_t Version = 0;
-    std::string Text;
-    bool Cuda = false;
-  };
-  struct Diagnostics {
-    json::Object Clangd; ///< clangd's last params for the document
-    json::Array Ours;
-    std::optional<int64_t> OursVersion;
-  };
-  enum class State { NotStarted, Starting, Ready, GaveUp };
-
-  // The client's side (the main thread).
-  void fromClient(json::Object Msg);
-  void clientRequest(llvm::StringRef Method, json::Object Msg);
-  void clientNotification(llvm::StringRef Method, json::Object Msg);
-  void trackLocked(llvm::StringRef Method, const json::Value &Params);
-  /// clangd's command line, on the translated database of \p BuildDir
-  /// (sets Translated; ClangdDatabase.h).
-  std::vector<std::string> clangdArgv(llvm::StringRef BuildDir);
-  /// When clangd runs on no translated database: the one the CUDA file
-  /// \p Uri belongs to (as clangd finds databases), in Argv; false: none.
-  bool translateForLocked(llvm::StringRef Uri);
-
-  // clangd's side (a reader thread per clangd, the supervisor).
-  void readClangd(std::shared_ptr<ClangdProcess> C, unsigned Generation);
-  void fromClangd(json::Object Msg, unsigned Generation);
-  void clangdExited(unsigned Generation, int Status);
-  void supervise();
-  void restartLocked();
-  void reinitialized(unsigned Generation);
-  bool spawnLocked(std::string &Error);
-
-  // Both.
-  void toClangdLocked(json::Object Msg);
-  void toClient(const json::Object &Msg) {
-    std::lock_guard<std::mutex> Lock(ClientM);
-    sendRaw(ClientOut, Msg);
-  }
-  void showMessage(int Type, const std::string &Text) {
-    toClient(json::Object{
-        {"jsonrpc", "2.0"},
-        {"method", "window/showMessage"},
-        {"params", json::Object{{"type", Type}, {"message", Text}}}});
-  }
-  void replyLocked(Pending &P);
-  void onOurDiagnostics(json::Value Params);
-  void publishMergedLocked(const std::string &Uri, std::optional<int64_t> Version);
-
-  std::FILE *ClientIn;
-  L::JSONTransport ClientOut; ///< writes only
-  std::mutex ClientM;         ///< the client's transport's writes
-  FrontendOptions Base;
-  LintSettings Settings;
-  ClangdProxyOptions Opts;
-  std::string ClangdPath;
-  std::unique_ptr<Session> Ours; ///< made at initialize (the root is known)
-
-  std::mutex M; // guards everything below; taken before ClientM
-  std::condition_variable Wake;
-  std::shared_ptr<ClangdProcess> Clangd;
-  std::vector<std::string> Argv;
-  unsigned Generation = 0, Restarts = 0;
-  State St = State::NotStarted;
-  bool RestartWanted = false, Exiting = false, ShutdownRequested = false;
-  /// clangd reads a translated database (or the user's choice of one).
-  bool Translated = false;
-  /// clangd was asked to end to start again on a translated database.
-  bool Planned = false;
-  std::vector<json::Object> Queue; ///< for clangd, while it restarts
-  std::optional<json::Value> InitializeParams, LastConfiguration;
-  std::map<std::string, Pending> Requests; ///< the client's, by id
-  std::map<std::string, TrackedDocument> Docs;  ///< by URI
-  std::map<std::string, Diagnostics> Diags;     ///< by URI
-  PositionEncoding Encoding = PositionEncoding::UTF16;
-  std::vector<std::thread> Readers;
-};
+namespace proxy {
 
 // --- The client's side -------------------------------------------------===//
 
@@ -260,7 +105,8 @@ bool Proxy::translateForLocked(llvm::StringRef Uri) {
 
 void Proxy::clientRequest(llvm::StringRef Method, json::Object Msg) {
   json::Value Id = *Msg.get("id");
-  json::Value Params = Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
+  json::Value Params =
+      Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
   Pending P;
   P.Id = Id;
   std::string Uri;
@@ -402,7 +248,8 @@ void Proxy::trackLocked(llvm::StringRef Method, const json::Value &Params) {
 }
 
 void Proxy::clientNotification(llvm::StringRef Method, json::Object Msg) {
-  json::Value Params = Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
+  json::Value Params =
+      Msg.get("params") ? *Msg.get("params") : json::Value(nullptr);
   bool Cuda = false;
   {
     std::lock_guard<std::mutex> Lock(M);
@@ -464,7 +311,8 @@ void Proxy::toClangdLocked(json::Object Msg) {
     // The documents' notifications are not kept: the restarted clangd gets
     // each open document's text as it is then.
     std::optional<llvm::StringRef> Method = Msg.getString("method");
-    if (St == State::Starting && Method && Method->starts_with("textDocument/did"))
+    if (St == State::Starting && Method &&
+        Method->starts_with("textDocument/did"))
       return;
     Queue.push_back(std::move(Msg));
     return;
@@ -502,8 +350,9 @@ void Proxy::replyLocked(Pending &P) {
   json::Object &R = *P.FromClangd;
   json::Value *Result = R.get("result");
   const json::Object *Error = R.getObject("error");
-  bool Cancelled = Error && Error->getInteger("code") == std::optional<int64_t>(
-                                                             int64_t(L::ErrorCode::RequestCancelled));
+  bool Cancelled = Error && Error->getInteger("code") ==
+                                std::optional<int64_t>(
+                                    int64_t(L::ErrorCode::RequestCancelled));
   json::Value OurPart = P.Ours ? *P.Ours : json::Value(nullptr);
   if (P.Kind == Merge::Initialize && Result) {
     if (json::Object *Init = Result->getAsObject())
@@ -563,238 +412,10 @@ void Proxy::publishMergedLocked(const std::string &Uri,
                         {"params", std::move(P)}});
 }
 
-// --- clangd's side -----------------------------------------------------===//
+} // namespace proxy
 
-bool Proxy::spawnLocked(std::string &Error) {
-  std::shared_ptr<ClangdProcess> C = ClangdProcess::start(Argv, Error);
-  if (!C)
-    return false;
-  Clangd = C;
-  unsigned G = ++Generation;
-  proxyLog("started clangd (pid " + llvm::Twine(C->pid()) + "): " +
-           llvm::join(Argv, " "));
-  Readers.emplace_back([this, C, G] { readClangd(C, G); });
-  return true;
-}
-
-void Proxy::readClangd(std::shared_ptr<ClangdProcess> C, unsigned G) {
-  // clangd's output is read as it comes, whatever the proxy is doing, and
-  // handled in order on a thread of its own: clangd never waits to write,
-  // so it always reads what the proxy writes to it (which the proxy does
-  // holding its lock).
-  std::mutex QM;
-  std::condition_variable QC;
-  std::deque<json::Object> Q;
-  bool Done = false;
-  std::thread Dispatch([&] {
-    std::unique_lock<std::mutex> Lock(QM);
-    while (true) {
-      QC.wait(Lock, [&] { return Done || !Q.empty(); });
-      if (Q.empty())
-        return;
-      json::Object O = std::move(Q.front());
-      Q.pop_front();
-      Lock.unlock();
-      fromClangd(std::move(O), G);
-      Lock.lock();
-    }
-  });
-  std::string Raw;
-  while (C->read(Raw)) {
-    llvm::Expected<json::Value> V = json::parse(Raw);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue;
-    }
-    if (json::Object *O = V->getAsObject()) {
-      std::lock_guard<std::mutex> Lock(QM);
-      Q.push_back(std::move(*O));
-    }
-    QC.notify_one();
-  }
-  {
-    std::lock_guard<std::mutex> Lock(QM);
-    Done = true;
-  }
-  QC.notify_one();
-  Dispatch.join();
-  int Status = C->finish(std::chrono::seconds(2));
-  clangdExited(G, Status);
-}
-
-/// The position encoding clangd chose in its initialize result (the
-/// protocol's positionEncoding, or clangd's older offsetEncoding).
-PositionEncoding clangdEncoding(const json::Object &Response) {
-  const json::Object *Init = Response.getObject("result");
-  const json::Object *Caps = Init ? Init->getObject("capabilities") : nullptr;
-  std::optional<llvm::StringRef> Name =
-      Caps ? Caps->getString("positionEncoding") : std::nullopt;
-  if (!Name && Init)
-    Name = Init->getString("offsetEncoding");
-  if (Name == std::optional<llvm::StringRef>("utf-8"))
-    return PositionEncoding::UTF8;
-  if (Name == std::optional<llvm::StringRef>("utf-32"))
-    return PositionEncoding::UTF32;
-  return PositionEncoding::UTF16;
-}
-
-void Proxy::fromClangd(json::Object Msg, unsigned G) {
-  std::optional<llvm::StringRef> Method = Msg.getString("method");
-  std::unique_lock<std::mutex> Lock(M);
-  if (G != Generation)
-    return;
-  if (!Method) {
-    const json::Value *Id = Msg.get("id");
-    if (!Id)
-      return;
-    if (std::optional<llvm::StringRef> S = Id->getAsString();
-        S && S->starts_with("cuda-access-lint-proxy-initialize-")) {
-      reinitialized(G);
-      return;
-    }
-    std::string Key = idKey(*Id);
-    auto It = Requests.find(Key);
-    if (It == Requests.end())
-      return; // answered already (clangd's previous life)
-    if (It->second.Kind == Merge::Initialize) {
-      // clangd's encoding is the session's: set before the client hears of
-      // it (and without M: the session's hooks take M).
-      Encoding = clangdEncoding(Msg);
-      PositionEncoding E = Encoding;
-      Lock.unlock();
-      if (Ours)
-        Ours->setEncoding(E);
-      Lock.lock();
-      It = Requests.find(Key);
-      if (It == Requests.end())
-        return;
-    }
-    It->second.FromClangd = std::move(Msg);
-    replyLocked(It->second);
-    return;
-  }
-  if (*Method == "textDocument/publishDiagnostics") {
-    const json::Object *P = Msg.getObject("params");
-    std::string Uri = P ? P->getString("uri").value_or("").str() : "";
-    auto Doc = Docs.find(Uri);
-    if (P && Doc != Docs.end() && Doc->second.Cuda) {
-      Diags[Uri].Clangd = *P;
-      publishMergedLocked(Uri, P->getInteger("version"));
-      return;
-    }
-  }
-  // clangd's notifications and requests reach the client as they are.
-  toClient(Msg);
-}
-
-void Proxy::clangdExited(unsigned G, int Status) {
-  std::lock_guard<std::mutex> Lock(M);
-  if (G != Generation || Exiting)
-    return;
-  // What clangd had not answered: our part, or an error.
-  std::vector<std::string> Keys;
-  for (auto &[Key, P] : Requests)
-    if (P.Sent)
-      Keys.push_back(Key);
-  for (const std::string &Key : Keys) {
-    auto It = Requests.find(Key);
-    Pending &P = It->second;
-    if (P.Kind == Merge::Shutdown) {
-      P.FromClangd = json::Object{{"result", nullptr}};
-    } else {
-      P.FromClangd = json::Object{
-          {"error", json::Object{{"code", -32803},
-                                 {"message", "clangd " + describeStatus(Status)}}}};
-    }
-    replyLocked(P);
-  }
-  Clangd.reset();
-  if (Planned && !ShutdownRequested) {
-    Planned = false;
-    St = State::Starting;
-    RestartWanted = true;
-    Wake.notify_all();
-    return;
-  }
-  if (ShutdownRequested) {
-    St = State::GaveUp;
-    return;
-  }
-  if (Restarts >= Opts.MaxRestarts) {
-    St = State::GaveUp;
-    showMessage(1, "clangd " + describeStatus(Status) + " " +
-                       std::to_string(Restarts + 1) +
-                       " times; not restarting it (only cuda-access-lint's "
-                       "findings from now on)");
-    proxyLog("clangd " + describeStatus(Status) + "; not restarting it");
-    return;
-  }
-  ++Restarts;
-  showMessage(2, "clangd " + describeStatus(Status) + "; restarting it (" +
-                     std::to_string(Restarts) + " of " +
-                     std::to_string(Opts.MaxRestarts) + ")");
-  proxyLog("clangd " + describeStatus(Status) + "; restarting it");
-  St = State::Starting;
-  RestartWanted = true;
-  Wake.notify_all();
-}
-
-void Proxy::supervise() {
-  // Restarts are started from this thread, which lives as long as the proxy
-  // (clangd's PR_SET_PDEATHSIG follows the thread that started it).
-  std::unique_lock<std::mutex> Lock(M);
-  while (true) {
-    Wake.wait(Lock, [&] { return Exiting || RestartWanted; });
-    if (Exiting)
-      return;
-    RestartWanted = false;
-    restartLocked();
-  }
-}
-
-void Proxy::restartLocked() {
-  std::string Error;
-  if (!InitializeParams || !spawnLocked(Error)) {
-    St = State::GaveUp;
-    showMessage(1, "clangd could not be started again: " + Error);
-    return;
-  }
-  // The client's initialize again; the rest once clangd answers it.
-  Clangd->send(json::Object{
-      {"jsonrpc", "2.0"},
-      {"id", "cuda-access-lint-proxy-initialize-" + std::to_string(Generation)},
-      {"method", "initialize"},
-      {"params", *InitializeParams}});
-}
-
-void Proxy::reinitialized(unsigned G) {
-  Clangd->send(json::Object{{"jsonrpc", "2.0"},
-                            {"method", "initialized"},
-                            {"params", json::Object{}}});
-  if (LastConfiguration)
-    Clangd->send(json::Object{{"jsonrpc", "2.0"},
-                              {"method", "workspace/didChangeConfiguration"},
-                              {"params", *LastConfiguration}});
-  for (const auto &[Uri, D] : Docs)
-    Clangd->send(json::Object{
-        {"jsonrpc", "2.0"},
-        {"method", "textDocument/didOpen"},
-        {"params",
-         json::Object{{"textDocument",
-                       json::Object{{"uri", Uri},
-                                    {"languageId", D.LanguageId},
-                                    {"version", D.Version},
-                                    {"text", D.Text}}}}}});
-  St = State::Ready;
-  std::vector<json::Object> Queued = std::move(Queue);
-  Queue.clear();
-  for (json::Object &Q : Queued)
-    toClangdLocked(std::move(Q));
-  proxyLog("clangd restarted; " + llvm::Twine(Docs.size()) +
-           " documents opened again");
-}
-
-} // namespace
+using proxy::Proxy;
+namespace L = llvm::lsp;
 
 std::string findClangd(const ClangdProxyOptions &O) {
   if (!O.ClangdPath.empty()) {
@@ -815,8 +436,9 @@ int serveClangdProxy(std::FILE *In, llvm::raw_ostream &Out,
   std::string Clangd = findClangd(O);
   if (Clangd.empty()) {
     llvm::errs() << "cuda-access-lint: error: --clangd: "
-                 << (O.ClangdPath.empty() ? std::string("no clangd-22 or clangd on PATH")
-                                          : "'" + O.ClangdPath + "' cannot be run")
+                 << (O.ClangdPath.empty()
+                         ? std::string("no clangd-22 or clangd on PATH")
+                         : "'" + O.ClangdPath + "' cannot be run")
                  << " (--clangd-path=PATH names one)\n";
     return 3;
   }
@@ -827,8 +449,8 @@ int serveClangdProxy(std::FILE *In, llvm::raw_ostream &Out,
     Out.flush();
     std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt,
                                                   std::nullopt};
-    return llvm::sys::ExecuteAndWait(Clangd, {Clangd, "--version"}, std::nullopt,
-                                     Redirects);
+    return llvm::sys::ExecuteAndWait(Clangd, {Clangd, "--version"},
+                                     std::nullopt, Redirects);
   }
   // A clangd that is gone makes writes to it fail, not end the proxy.
   signal(SIGPIPE, SIG_IGN);
