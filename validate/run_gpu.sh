@@ -12,7 +12,8 @@
 #   REPS=N                   timed launches per kernel (default 20)
 #   REPEAT=2                 time every kernel a second time (runner_repeat.json)
 #   SKIP_NCU=1               no profiling at all
-#   SKIP_PROBE=1             no latency / bytes-in-flight probe (validate-mlp-probe)
+#   SKIP_PROBE=1             no latency / bytes-in-flight probe (validate-mlp-probe) nor
+#                            address-range probe (validate-span-probe)
 #   SKIP_NCU_SOURCE=1        no per-source-line profile
 #   NCU_METRICS_TIMEOUT=s    wall-clock limit of the counter run (default 240)
 #   NCU_SOURCE_TIMEOUT=s     wall-clock limit of each per-source-line run (default 120)
@@ -114,6 +115,12 @@ if [ "${SKIP_PROBE:-0}" != 1 ] && [ -x "$PROBE" ]; then
   stamp "probe: pointer chase and bytes-in-flight sweep"
   timeout "$(limit 120)" "$PROBE" --json "$RAW/mlp_probe.json" > "$RAW/mlp_probe.txt" 2>&1
   stamp "probe exit $?"
+fi
+SPAN_PROBE="$BUILD_DIR/validate-span-probe"
+if [ "${SKIP_PROBE:-0}" != 1 ] && [ -x "$SPAN_PROBE" ]; then
+  stamp "probe: the resident warps' address range"
+  timeout "$(limit 60)" "$SPAN_PROBE" --json "$RAW/span_probe.json" > "$RAW/span_probe.txt" 2>&1
+  stamp "span probe exit $?"
 fi
 
 # ---- Nsight Compute ---------------------------------------------------------------------------
@@ -235,5 +242,6 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
 fi
 stamp "done (runner exit $RUNNER_RC, merge exit $MERGE_RC, report exit $REPORT_RC)"
 [ -f "$RAW/mlp_probe.txt" ] && cat "$RAW/mlp_probe.txt"
+[ -f "$RAW/span_probe.txt" ] && cat "$RAW/span_probe.txt"
 cat "$RESULTS/summary.txt" 2>/dev/null
 [ "$RUNNER_RC" = 0 ] && [ "$MERGE_RC" = 0 ]

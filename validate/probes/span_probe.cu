@@ -10,6 +10,11 @@
 //     range the resident warps cover at once (resident warps x TRIPS x 512 bytes) and how
 //     long a warp lives.
 //   - unroll 4: four trips' loads in flight a warp (TRIPS >= 4), 2 KB a warp.
+//   - stripe C: each thread copies C float4s a block's width apart, all C loads in flight
+//     (copy_stripe4_float4 is C = 4): the bytes in flight and the block's range grow with C.
+//   - scatter REGIONS: copy_float4's short-lived warps, sent to REGIONS regions of the array
+//     in turn: the resident warps cover REGIONS pieces far apart, each warp for one trip.
+//     Whether the range matters without long-lived warps.
 // Median of 15 timed launches after 3 warm-ups, 256 threads a block.
 //
 //   validate-span-probe [--json FILE]      prints the table; --json writes every number
@@ -50,16 +55,46 @@ __global__ void runs_unroll4(const float4* __restrict__ in, float4* __restrict__
   }
 }
 
+// Each thread copies C float4s a block's width (4 KB) apart, all C loads in flight before
+// the stores (copy_stripe4_float4 is C = 4): the block covers C x 4 KB at once, the warp
+// C x 512 bytes of it, and the bytes in flight grow with C.
+template <int C>
+__global__ void stripe(const float4* __restrict__ in, float4* __restrict__ out) {
+  const size_t base = size_t(blockIdx.x) * (C * THREADS) + threadIdx.x;
+  float4 v[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) v[c] = in[base + c * THREADS];
+#pragma unroll
+  for (int c = 0; c < C; ++c) out[base + c * THREADS] = v[c];
+}
+
+// copy_float4's work (one float4 a lane, 512 bytes a warp), but successive warps go to
+// REGIONS regions of the array in turn (warp w copies run (w % REGIONS) x (runs / REGIONS)
+// + w / REGIONS): the resident warps cover REGIONS pieces, each 1 GiB / REGIONS apart and
+// resident warps / REGIONS runs long, instead of one.
+template <int REGIONS>
+__global__ void scatter(const float4* __restrict__ in, float4* __restrict__ out) {
+  constexpr size_t Runs = N4 / 32;
+  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const size_t run = (warp % REGIONS) * (Runs / REGIONS) + warp / REGIONS;
+  const size_t k = run * 32 + threadIdx.x % 32;
+  out[k] = in[k];
+}
+
 struct Row {
   std::string Kind;
-  int Trips;
+  int Trips;    ///< TRIPS (runs), C (stripe) or REGIONS (scatter)
+  int RunBytes; ///< the bytes one warp reads over its life
   double Ms, TBs, RangeMB;
 };
 
 template <typename K>
 Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out,
-            int ResidentWarps) {
-  const unsigned Blocks = unsigned(N4 / Trips / THREADS);
+            int ResidentWarps, unsigned Blocks = 0, int RunBytes = 0) {
+  if (Blocks == 0)
+    Blocks = unsigned(N4 / Trips / THREADS);
+  if (RunBytes == 0)
+    RunBytes = Trips * 512;
   cudaEvent_t A, B;
   CUDA_CHECK(cudaEventCreate(&A));
   CUDA_CHECK(cudaEventCreate(&B));
@@ -81,8 +116,8 @@ Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out
   std::sort(Times.begin(), Times.end());
   double Ms = Times[Times.size() / 2];
   double Bytes = 2.0 * N4 * sizeof(float4);
-  return {Kind, Trips, Ms, Bytes / (Ms * 1e-3) / 1e12,
-          double(ResidentWarps) * Trips * 512 / 1e6};
+  return {Kind, Trips, RunBytes, Ms, Bytes / (Ms * 1e-3) / 1e12,
+          double(ResidentWarps) * RunBytes / 1e6};
 }
 
 } // namespace
@@ -120,15 +155,31 @@ int main(int argc, char **argv) {
   Rows.push_back(measure("unroll4", 32, runs_unroll4<32>, In, Out, ResidentWarps));
   Rows.push_back(measure("unroll4", 64, runs_unroll4<64>, In, Out, ResidentWarps));
   Rows.push_back(measure("unroll4", 128, runs_unroll4<128>, In, Out, ResidentWarps));
+  // "trips" below is C (stripe) or REGIONS (scatter); "range" is always resident warps x the
+  // bytes a warp reads over its life (the cost model's), which for scatter is not the span of
+  // the addresses: that is the whole array from REGIONS = 2 on.
+  const unsigned Flat = unsigned(N4 / THREADS);
+  Rows.push_back(measure("stripe", 1, stripe<1>, In, Out, ResidentWarps, Flat, 1 * 512));
+  Rows.push_back(measure("stripe", 2, stripe<2>, In, Out, ResidentWarps, Flat / 2, 2 * 512));
+  Rows.push_back(measure("stripe", 4, stripe<4>, In, Out, ResidentWarps, Flat / 4, 4 * 512));
+  Rows.push_back(measure("stripe", 8, stripe<8>, In, Out, ResidentWarps, Flat / 8, 8 * 512));
+  Rows.push_back(measure("stripe", 16, stripe<16>, In, Out, ResidentWarps, Flat / 16, 16 * 512));
+  Rows.push_back(measure("scatter", 1, scatter<1>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 4, scatter<4>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 16, scatter<16>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 64, scatter<64>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 256, scatter<256>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 1024, scatter<1024>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("scatter", 4096, scatter<4096>, In, Out, ResidentWarps, Flat, 512));
 
-  std::printf("%s, %d SMs; each warp copies TRIPS x 512 bytes; 1 GiB read + 1 GiB written\n",
-              P.name, P.multiProcessorCount);
-  std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "run per warp", "range MB",
+  std::printf("%s, %d SMs; 1 GiB read + 1 GiB written; trips: TRIPS, C or REGIONS\n", P.name,
+              P.multiProcessorCount);
+  std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "reads a warp", "range MB",
               "ms", "TB/s");
   const double Base = Rows[0].Ms;
   for (const Row &R : Rows)
     std::printf("%-8s %6d %12d B %9.1f %7.3f %9.3f  (%.3fx the 1-trip time)\n",
-                R.Kind.c_str(), R.Trips, R.Trips * 512, R.RangeMB, R.Ms, R.TBs,
+                R.Kind.c_str(), R.Trips, R.RunBytes, R.RangeMB, R.Ms, R.TBs,
                 R.Ms / Base);
   if (Json) {
     FILE *F = std::fopen(Json, "w");
@@ -142,7 +193,7 @@ int main(int argc, char **argv) {
       std::fprintf(F,
                    "%s{\"kind\": \"%s\", \"trips\": %d, \"run_bytes\": %d, "
                    "\"range_mb\": %.3f, \"ms\": %.5f, \"tbps\": %.4f}",
-                   I ? ", " : "", Rows[I].Kind.c_str(), Rows[I].Trips, Rows[I].Trips * 512,
+                   I ? ", " : "", Rows[I].Kind.c_str(), Rows[I].Trips, Rows[I].RunBytes,
                    Rows[I].RangeMB, Rows[I].Ms, Rows[I].TBs);
     std::fprintf(F, "]}\n");
     std::fclose(F);
