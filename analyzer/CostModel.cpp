@@ -376,7 +376,8 @@ void combineBudgets(KernelPrediction &P) {
   // stores write in part) streams its writes.
   bool WritesOnly = P.DramReadBytes == 0 && P.StoreFillBytes == 0;
   P.DramTime = P.DramBytes / (WritesOnly ? H200::DramWriteBytesPerSecond
-                                         : H200::DramBytesPerSecond);
+                                         : H200::DramBytesPerSecond) *
+               P.DramRangeFactor;
   P.SharedTime = P.SharedWavefronts / H200::L1UnitsPerSecond;
   P.L1Time = (P.GlobalLines + P.SharedWavefronts) / H200::L1UnitsPerSecond;
   P.L2Time = (H200::StoreLineWeight * P.StoreLines + P.PartialStoreSectors) /
@@ -451,6 +452,16 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
   double InFlight = ResidentWarps * P.BytesInFlightPerWarp;
   if (T.ReadBytes > 0 && InFlight > 0)
     P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
+  // The range the resident warps read through: each warp's DRAM reads over
+  // its life (a grid-stride loop's whole share of the array, a 4-deep
+  // striped loop's four rows) side by side.
+  if (T.ReadBytes > 0 && Warps > 0 && ResidentWarps > 0) {
+    P.ResidentRangeBytes =
+        std::min(T.ReadBytes, ResidentWarps * T.ReadBytes / Warps);
+    P.DramRangeFactor =
+        1 + H200::RangeSlope *
+                std::max(0.0, std::log2(P.ResidentRangeBytes / H200::RangeBase));
+  }
   countCompute(K, T.Trips, Flops, P);
   P.BlockBarrier =
       K.Decl && hasBarrier(K.Decl->getBody(), Barrier::BlockWide, 3);

@@ -101,6 +101,15 @@ struct H200 {
   // Memory-level parallelism (docs/cost-model.md; validate-mlp-probe).
   static constexpr double LoadLatency = 460e-9; ///< seconds, Little's law
   static constexpr double LatencyOverlap = 2.0;
+  /// The address range the resident warps work through (validate-span-
+  /// probe, docs/cost-model.md, "The resident warps' range"): a DRAM-bound
+  /// copy at the same bytes in flight slows by RangeSlope of the DRAM time
+  /// each time that range doubles beyond RangeBase, copy_float4's (64 warps
+  /// an SM x 132 SMs x 512 bytes a warp). Measured on an H100 (two runs,
+  /// 0.0126 and 0.0112: validate/tools/fit_range_slope.py); the H200's is
+  /// still to run.
+  static constexpr double RangeBase = 64.0 * 132 * 512;
+  static constexpr double RangeSlope = 0.012;
   static constexpr double MaxUnrolledLoads = 128;
   /// Iterations of a long loop (no pragma) that ptxas puts in one body.
   static constexpr int64_t PartialUnroll = 16;
@@ -149,6 +158,10 @@ struct KernelPrediction {
   /// Bytes of DRAM loads one warp has in flight before it uses them, and the
   /// warps an SM holds at once.
   double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
+  /// The range of addresses the resident warps work through: the DRAM bytes
+  /// a warp reads over its life x the warps resident at once (at most the
+  /// launch's); and the factor it costs the DRAM budget (1 up to RangeBase).
+  double ResidentRangeBytes = 0, DramRangeFactor = 1;
   /// A block-wide barrier (__syncthreads, a group's sync) in the kernel or
   /// a function it calls: its warps wait for each other, so a block, not a
   /// warp, is what overlaps memory with the SM's work.

@@ -297,6 +297,8 @@ json predictionJson(const KernelPrediction &P) {
   J["latency_time_us"] = jsonNumber(P.LatencyTime * 1e6);
   J["bytes_in_flight_per_warp"] = jsonNumber(P.BytesInFlightPerWarp);
   J["resident_warps_per_sm"] = jsonNumber(P.ResidentWarpsPerSM);
+  J["resident_range_bytes"] = jsonNumber(P.ResidentRangeBytes);
+  J["dram_range_factor"] = jsonNumber(P.DramRangeFactor);
   J["block_barrier"] = P.BlockBarrier;
   J["mem_core_overlap"] = jsonNumber(P.MemCoreOverlap);
   J["store_fill_bytes"] = jsonNumber(P.StoreFillBytes);

@@ -50,6 +50,10 @@ TEST(CostModel, TotalsOfACoalescedCopy) {
   EXPECT_NEAR(P.LatencyTime,
               4 * 256 * 65536.0 * H200::LoadLatency / (64 * 132 * 128.0),
               1e-12);
+  // Each warp reads 128 bytes in its life: the resident warps' range,
+  // 64 x 132 x 128 bytes, is within copy_float4's; the DRAM rate is whole.
+  EXPECT_EQ(P.ResidentRangeBytes, 64 * 132 * 128.0);
+  EXPECT_EQ(P.DramRangeFactor, 1);
   // No floating-point arithmetic; 65536 blocks to start.
   EXPECT_EQ(P.ComputeTime, 0);
   EXPECT_EQ(P.TotalFlops, 0);
@@ -331,6 +335,32 @@ TEST(CostModel, AConstantLoopIsUnrolledWhole) {
   ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
   EXPECT_EQ(R.one("in").Loops[0].Trip, 32);
   EXPECT_EQ(R.Kernels[0].Prediction.BytesInFlightPerWarp, 32 * 128);
+}
+
+TEST(CostModel, ResidentWarpsReadingAWiderRangeCostTheDramMore) {
+  // A grid-stride copy of 2^24 floats by 1024 blocks of 256 threads: 64
+  // trips, 8 KB read by each warp over its life, all 8192 warps resident at
+  // once: they read through the whole 64 MB, 2^24 / 8448 times copy_float4's
+  // range (RangeBase).
+  SnippetResult R = runOnCode(stridedCopy(
+      "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 24);"
+      " i += blockDim.x * gridDim.x)"));
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_EQ(P.ResidentRangeBytes, 4.0 * (1 << 24));
+  double Factor =
+      1 + H200::RangeSlope * std::log2(4.0 * (1 << 24) / H200::RangeBase);
+  EXPECT_DOUBLE_EQ(P.DramRangeFactor, Factor);
+  EXPECT_GT(P.DramRangeFactor, 1);
+  EXPECT_DOUBLE_EQ(P.DramTime,
+                   P.DramBytes / H200::DramBytesPerSecond * Factor);
+  // The same bytes, one element a thread: every warp reads 128 bytes and
+  // is gone; the resident warps' range stays under RangeBase.
+  SnippetResult One = runOnCode(copyWith(65536));
+  ASSERT_EQ(One.Kernels.size(), 1u) << One.Log;
+  EXPECT_EQ(One.Kernels[0].Prediction.DramRangeFactor, 1);
+  EXPECT_LT(One.Kernels[0].Prediction.DramTime, P.DramTime);
 }
 
 TEST(CostModel, BlockedLoadsMissOnceInTheIterationsThatShareASector) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The cost model's RangeSlope (analyzer/CostModel.h) from a span probe run.
 
-    validate/tools/fit_range_slope.py SPAN_PROBE_JSON
+    validate/tools/fit_range_slope.py [--check analyzer/CostModel.h] SPAN_PROBE_JSON...
+
+With several runs, the slope is their mean. --check: exit 1 unless the RangeSlope of that
+header is that mean to within 0.0005 (CI: the constant is what the committed runs give).
 
 validate-span-probe's "unroll1" rows copy the same bytes with the same bytes in flight
 (one float4 load a warp); what grows with TRIPS is the range the resident warps read
@@ -13,8 +16,10 @@ which the latency bound softens (a soft maximum of exponent LatencyOverlap): the
 slope of the time is divided by the DRAM budget's share of it, Dram^2 / (Dram^2 + Lat^2),
 with the constants the model has.
 """
+import argparse
 import json
 import math
+import re
 import sys
 
 # analyzer/CostModel.h (H200)
@@ -47,17 +52,35 @@ def fit(rows, sms):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print("usage: fit_range_slope.py SPAN_PROBE_JSON", file=sys.stderr)
-        return 2
-    d = json.load(open(sys.argv[1]))
-    pts, slope_time, share, slope = fit(d["rows"], d["sms"])
-    print("%s, %d SMs" % (d["gpu"], d["sms"]))
-    print("%6s %10s %6s %9s %s" % ("trips", "range MB", "waves", "time", "used"))
-    for trips, rng, waves, x, y, ok in pts:
-        print("%6d %10.1f %6.2f %8.3fx %s" % (trips, rng, waves, math.exp(y), "yes" if ok else "no"))
-    print("time slope per doubling %.4f; DRAM share %.3f; RangeSlope %.4f" %
-          (slope_time, share, slope))
+    ap = argparse.ArgumentParser(description="RangeSlope from span probe runs")
+    ap.add_argument("--check", metavar="COSTMODEL_H")
+    ap.add_argument("runs", nargs="+", metavar="SPAN_PROBE_JSON")
+    args = ap.parse_args()
+    slopes = []
+    for path in args.runs:
+        d = json.load(open(path))
+        pts, slope_time, share, slope = fit(d["rows"], d["sms"])
+        print("%s: %s, %d SMs" % (path, d["gpu"], d["sms"]))
+        print("%6s %10s %6s %9s %s" % ("trips", "range MB", "waves", "time", "used"))
+        for trips, rng, waves, x, y, ok in pts:
+            print("%6d %10.1f %6.2f %8.3fx %s" %
+                  (trips, rng, waves, math.exp(y), "yes" if ok else "no"))
+        print("time slope per doubling %.4f; DRAM share %.3f; RangeSlope %.4f" %
+              (slope_time, share, slope))
+        slopes.append(slope)
+    mean = sum(slopes) / len(slopes)
+    print("RangeSlope over %d run(s): %.4f" % (len(slopes), mean))
+    if args.check:
+        m = re.search(r"RangeSlope\s*=\s*([0-9.eE+-]+)\s*;", open(args.check).read())
+        if not m:
+            print("fit_range_slope.py: no RangeSlope in %s" % args.check, file=sys.stderr)
+            return 2
+        have = float(m.group(1))
+        if abs(have - mean) > 0.0005:
+            print("fit_range_slope.py: %s has RangeSlope %g, the runs give %.4f" %
+                  (args.check, have, mean), file=sys.stderr)
+            return 1
+        print("%s: RangeSlope %g agrees" % (args.check, have))
     return 0
 
 
