@@ -352,9 +352,14 @@ std::string kernelPredictionLine(const KernelInfo &K, const KernelPrediction &P)
       S += (I ? ", " : "") + P.Missing[I];
     return S + (P.Missing.size() > 3 ? ", ...)" : ")");
   }
-  char B[64];
+  char B[96];
   S += ": predicted " + timeText(P.Time) + " on the H200 model, bound by " + P.Bound +
        " (DRAM " + timeText(P.DramTime);
+  if (P.DramRangeFactor > 1) {
+    std::snprintf(B, sizeof B, " at %.3gx for the %.3g MB its resident warps read through",
+                  P.DramRangeFactor, P.ResidentRangeBytes / 1e6);
+    S += B;
+  }
   if (P.LatencyTime > 0)
     S += ", latency " + timeText(P.LatencyTime);
   S += ", L1 " + timeText(P.L1Time);

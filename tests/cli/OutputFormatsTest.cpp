@@ -252,6 +252,26 @@ TEST(OutputFormats, ExplainPrintsTheKernelsPrediction) {
   EXPECT_EQ(Pred["flops"], 2.0 * 4096 * 65536 * 256);
 }
 
+TEST(OutputFormats, ExplainSaysWhatTheResidentWarpsRangeCosts) {
+  // A grid-stride copy of 2^24 floats by 1024 blocks: all 8192 warps
+  // resident, each reading 8 KB: the whole 67.1 MB, 15.5x copy_float4's
+  // range: the DRAM budget at 1 + 0.012 x log2(15.5).
+  TempDir Dir{"cal-explain-range"};
+  std::string File = Dir / "gridstride.cu";
+  ASSERT_TRUE(test::writeFile(
+      File, "__global__ void copy(const float *__restrict__ in, float *__restrict__ out) {\n"
+            "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 24);\n"
+            "       i += blockDim.x * gridDim.x)\n"
+            "    out[i] = in[i];\n}\n"
+            "void host(const float *i, float *o) { copy<<<1024, 256>>>(i, o); }\n"));
+  test::ProcessResult E =
+      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--", "-std=c++17"});
+  ASSERT_TRUE(E.exitedWith(0)) << E.describe() << E.Stderr; // a note only
+  EXPECT_NE(E.Stdout.find(" at 1.05x for the 67.1 MB its resident warps read through, "),
+            std::string::npos)
+      << E.Stdout;
+}
+
 TEST(OutputFormats, ChecksSelectRules) {
   LintRun R;
   test::ProcessResult Off = R.lint({"--format=json", "--checks=-shared-bank-conflict"});
