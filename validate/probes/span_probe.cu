@@ -15,6 +15,7 @@
 //   - scatter REGIONS: copy_float4's short-lived warps, sent to REGIONS regions of the array
 //     in turn: the resident warps cover REGIONS pieces far apart, each warp for one trip.
 //     Whether the range matters without long-lived warps.
+//   - read, readscat: the runs (unroll 1) and scatter rows reading only (nothing written).
 // Median of 15 timed launches after 3 warm-ups, 256 threads a block.
 //
 //   validate-span-probe [--json FILE]      prints the table; --json writes every number
@@ -81,6 +82,33 @@ __global__ void scatter(const float4* __restrict__ in, float4* __restrict__ out)
   out[k] = in[k];
 }
 
+// Read-only forms of runs_unroll1 and scatter: the same loads, summed, and nothing written
+// (the store is never taken on these inputs): whether the range costs a read stream too or
+// only reads and writes together.
+template <int TRIPS>
+__global__ void read_runs(const float4* __restrict__ in, float4* __restrict__ out) {
+  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const size_t base = warp * TRIPS * 32 + threadIdx.x % 32;
+  float acc = 0.f;
+#pragma unroll 1
+  for (int t = 0; t < TRIPS; ++t) {
+    const float4 v = in[base + t * 32];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == 1234.5f) out[base] = make_float4(acc, acc, acc, acc);
+}
+
+template <int REGIONS>
+__global__ void read_scatter(const float4* __restrict__ in, float4* __restrict__ out) {
+  constexpr size_t Runs = N4 / 32;
+  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const size_t run = (warp % REGIONS) * (Runs / REGIONS) + warp / REGIONS;
+  const size_t k = run * 32 + threadIdx.x % 32;
+  const float4 v = in[k];
+  const float acc = v.x + v.y + v.z + v.w;
+  if (acc == 1234.5f) out[k] = v;
+}
+
 struct Row {
   std::string Kind;
   int Trips;    ///< TRIPS (runs), C (stripe) or REGIONS (scatter)
@@ -115,7 +143,8 @@ Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out
   CUDA_CHECK(cudaEventDestroy(B));
   std::sort(Times.begin(), Times.end());
   double Ms = Times[Times.size() / 2];
-  double Bytes = 2.0 * N4 * sizeof(float4);
+  // What crosses the bus: 1 GiB read and, but for the read-only rows, 1 GiB written.
+  double Bytes = (std::string(Kind).rfind("read", 0) == 0 ? 1.0 : 2.0) * N4 * sizeof(float4);
   return {Kind, Trips, RunBytes, Ms, Bytes / (Ms * 1e-3) / 1e12,
           double(ResidentWarps) * RunBytes / 1e6};
 }
@@ -171,16 +200,30 @@ int main(int argc, char **argv) {
   Rows.push_back(measure("scatter", 256, scatter<256>, In, Out, ResidentWarps, Flat, 512));
   Rows.push_back(measure("scatter", 1024, scatter<1024>, In, Out, ResidentWarps, Flat, 512));
   Rows.push_back(measure("scatter", 4096, scatter<4096>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("read", 1, read_runs<1>, In, Out, ResidentWarps));
+  Rows.push_back(measure("read", 4, read_runs<4>, In, Out, ResidentWarps));
+  Rows.push_back(measure("read", 16, read_runs<16>, In, Out, ResidentWarps));
+  Rows.push_back(measure("read", 64, read_runs<64>, In, Out, ResidentWarps));
+  Rows.push_back(measure("readscat", 16, read_scatter<16>, In, Out, ResidentWarps, Flat, 512));
+  Rows.push_back(measure("readscat", 256, read_scatter<256>, In, Out, ResidentWarps, Flat, 512));
 
-  std::printf("%s, %d SMs; 1 GiB read + 1 GiB written; trips: TRIPS, C or REGIONS\n", P.name,
-              P.multiProcessorCount);
+  std::printf("%s, %d SMs; 1 GiB read + 1 GiB written (read rows: read only); trips: TRIPS, "
+              "C or REGIONS\n",
+              P.name, P.multiProcessorCount);
   std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "reads a warp", "range MB",
               "ms", "TB/s");
-  const double Base = Rows[0].Ms;
+  // Each row against the 1-trip copy, the read rows against the 1-trip read.
+  const double CopyBase = Rows[0].Ms;
+  double ReadBase = 0;
   for (const Row &R : Rows)
-    std::printf("%-8s %6d %12d B %9.1f %7.3f %9.3f  (%.3fx the 1-trip time)\n",
+    if (R.Kind == "read" && R.Trips == 1)
+      ReadBase = R.Ms;
+  for (const Row &R : Rows) {
+    const bool Read = R.Kind.rfind("read", 0) == 0;
+    std::printf("%-8s %6d %12d B %9.1f %7.3f %9.3f  (%.3fx the 1-trip %s time)\n",
                 R.Kind.c_str(), R.Trips, R.RunBytes, R.RangeMB, R.Ms, R.TBs,
-                R.Ms / Base);
+                R.Ms / (Read ? ReadBase : CopyBase), Read ? "read" : "copy");
+  }
   if (Json) {
     FILE *F = std::fopen(Json, "w");
     if (!F) {
