@@ -454,12 +454,18 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
     P.LatencyTime = T.ReadBytes * H200::LoadLatency / InFlight;
   // The range the resident warps read through: each warp's DRAM reads over
   // its life (a grid-stride loop's whole share of the array, a 4-deep
-  // striped loop's four rows) side by side.
+  // striped loop's four rows) side by side. A read stream alone barely pays
+  // for it (the span probe's read rows): it costs in the measure reads and
+  // writes share the bus.
+  double Reads = P.DramReadBytes + P.StoreFillBytes;
+  if (P.DramBytes > 0)
+    P.ReadWriteMix =
+        2 * std::min(Reads, std::max(0.0, P.DramBytes - Reads)) / P.DramBytes;
   if (T.ReadBytes > 0 && Warps > 0 && ResidentWarps > 0) {
     P.ResidentRangeBytes =
         std::min(T.ReadBytes, ResidentWarps * T.ReadBytes / Warps);
     P.DramRangeFactor =
-        1 + H200::RangeSlope *
+        1 + H200::RangeSlope * P.ReadWriteMix *
                 std::max(0.0, std::log2(P.ResidentRangeBytes / H200::RangeBase));
   }
   countCompute(K, T.Trips, Flops, P);

@@ -105,11 +105,12 @@ struct H200 {
   /// probe, docs/cost-model.md, "The resident warps' range"): a DRAM-bound
   /// copy at the same bytes in flight slows by RangeSlope of the DRAM time
   /// each time that range doubles beyond RangeBase, copy_float4's (64 warps
-  /// an SM x 132 SMs x 512 bytes a warp). Measured on an H100 (two runs,
-  /// 0.0126 and 0.0112: validate/tools/fit_range_slope.py); the H200's is
-  /// still to run.
+  /// an SM x 132 SMs x 512 bytes a warp), times the kernel's ReadWriteMix: a
+  /// read stream alone barely slows (the probe's read rows). Measured on an
+  /// H100 (three runs, 0.0126, 0.0112 and 0.0111:
+  /// validate/tools/fit_range_slope.py); the H200's is still to run.
   static constexpr double RangeBase = 64.0 * 132 * 512;
-  static constexpr double RangeSlope = 0.012;
+  static constexpr double RangeSlope = 0.0116;
   static constexpr double MaxUnrolledLoads = 128;
   /// Iterations of a long loop (no pragma) that ptxas puts in one body.
   static constexpr int64_t PartialUnroll = 16;
@@ -160,8 +161,12 @@ struct KernelPrediction {
   double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
   /// The range of addresses the resident warps work through: the DRAM bytes
   /// a warp reads over its life x the warps resident at once (at most the
-  /// launch's); and the factor it costs the DRAM budget (1 up to RangeBase).
+  /// launch's); and the factor it costs the DRAM budget (1 up to RangeBase,
+  /// and for a kernel that only reads or only writes).
   double ResidentRangeBytes = 0, DramRangeFactor = 1;
+  /// 2 x the smaller of the DRAM bytes read and written over the DRAM bytes:
+  /// 1 for a copy, 0 for a kernel that only reads or only writes.
+  double ReadWriteMix = 0;
   /// A block-wide barrier (__syncthreads, a group's sync) in the kernel or
   /// a function it calls: its warps wait for each other, so a block, not a
   /// warp, is what overlaps memory with the SM's work.

@@ -299,6 +299,7 @@ json predictionJson(const KernelPrediction &P) {
   J["resident_warps_per_sm"] = jsonNumber(P.ResidentWarpsPerSM);
   J["resident_range_bytes"] = jsonNumber(P.ResidentRangeBytes);
   J["dram_range_factor"] = jsonNumber(P.DramRangeFactor);
+  J["read_write_mix"] = jsonNumber(P.ReadWriteMix);
   J["block_barrier"] = P.BlockBarrier;
   J["mem_core_overlap"] = jsonNumber(P.MemCoreOverlap);
   J["store_fill_bytes"] = jsonNumber(P.StoreFillBytes);

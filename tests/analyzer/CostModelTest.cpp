@@ -54,6 +54,8 @@ TEST(CostModel, TotalsOfACoalescedCopy) {
   // 64 x 132 x 128 bytes, is within copy_float4's; the DRAM rate is whole.
   EXPECT_EQ(P.ResidentRangeBytes, 64 * 132 * 128.0);
   EXPECT_EQ(P.DramRangeFactor, 1);
+  // As much read as written: a copy's rate, 4.25 TB/s.
+  EXPECT_EQ(P.ReadWriteMix, 1);
   // No floating-point arithmetic; 65536 blocks to start.
   EXPECT_EQ(P.ComputeTime, 0);
   EXPECT_EQ(P.TotalFlops, 0);
@@ -361,6 +363,34 @@ TEST(CostModel, ResidentWarpsReadingAWiderRangeCostTheDramMore) {
   ASSERT_EQ(One.Kernels.size(), 1u) << One.Log;
   EXPECT_EQ(One.Kernels[0].Prediction.DramRangeFactor, 1);
   EXPECT_LT(One.Kernels[0].Prediction.DramTime, P.DramTime);
+}
+
+TEST(CostModel, AReadStreamBarelyPaysTheRange) {
+  // The grid-stride loop of the test above summing what it reads: 64 MB
+  // read through the same 64 MB range, 1 MB written (a float a thread).
+  SnippetResult R = runOnCode(
+      "__global__ void sum(const float *__restrict__ in, float *__restrict__ out) {\n"
+      "  float s = 0.f;\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 24);\n"
+      "       i += blockDim.x * gridDim.x)\n"
+      "    s += in[i];\n"
+      "  out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}\n"
+      "void host(const float *i, float *o) { sum<<<1024, 256>>>(i, o); }\n");
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  double Read = 4.0 * (1 << 24), Written = 4.0 * 1024 * 256;
+  EXPECT_EQ(P.DramReadBytes, Read);
+  EXPECT_EQ(P.DramBytes, Read + Written);
+  EXPECT_DOUBLE_EQ(P.ReadWriteMix, 2 * Written / (Read + Written));
+  EXPECT_EQ(P.ResidentRangeBytes, Read);
+  // The range costs it in the measure it also writes: a 30th of a copy's.
+  double Factor = 1 + H200::RangeSlope * P.ReadWriteMix *
+                          std::log2(Read / H200::RangeBase);
+  EXPECT_DOUBLE_EQ(P.DramRangeFactor, Factor);
+  EXPECT_LT(P.DramRangeFactor, 1.002);
+  EXPECT_DOUBLE_EQ(P.DramTime,
+                   P.DramBytes / H200::DramBytesPerSecond * Factor);
 }
 
 TEST(CostModel, BlockedLoadsMissOnceInTheIterationsThatShareASector) {
