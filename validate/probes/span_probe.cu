@@ -74,11 +74,16 @@ __global__ void stripe(const float4* __restrict__ in, float4* __restrict__ out) 
 // + w / REGIONS): the resident warps cover REGIONS pieces, each 1 GiB / REGIONS apart and
 // resident warps / REGIONS runs long, instead of one.
 template <int REGIONS>
-__global__ void scatter(const float4* __restrict__ in, float4* __restrict__ out) {
+__device__ __forceinline__ size_t scatter_index() {
   constexpr size_t Runs = N4 / 32;
   const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const size_t run = (warp % REGIONS) * (Runs / REGIONS) + warp / REGIONS;
-  const size_t k = run * 32 + threadIdx.x % 32;
+  return run * 32 + threadIdx.x % 32;
+}
+
+template <int REGIONS>
+__global__ void scatter(const float4* __restrict__ in, float4* __restrict__ out) {
+  const size_t k = scatter_index<REGIONS>();
   out[k] = in[k];
 }
 
@@ -100,10 +105,7 @@ __global__ void read_runs(const float4* __restrict__ in, float4* __restrict__ ou
 
 template <int REGIONS>
 __global__ void read_scatter(const float4* __restrict__ in, float4* __restrict__ out) {
-  constexpr size_t Runs = N4 / 32;
-  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const size_t run = (warp % REGIONS) * (Runs / REGIONS) + warp / REGIONS;
-  const size_t k = run * 32 + threadIdx.x % 32;
+  const size_t k = scatter_index<REGIONS>();
   const float4 v = in[k];
   const float acc = v.x + v.y + v.z + v.w;
   if (acc == 1234.5f) out[k] = v;
