@@ -16,6 +16,15 @@
 //     in turn: the resident warps cover REGIONS pieces far apart, each warp for one trip.
 //     Whether the range matters without long-lived warps.
 //   - read, readscat: the runs (unroll 1) and scatter rows reading only (nothing written).
+//   - pitch P: stripe C = 4 with the thread's four float4s P float4s apart instead of 256 (4 KB,
+//     a power of two), the float4s between left alone: whether stripe 4 pays for its range
+//     or for its power-of-two stride.
+//   - tile P: copy2d_float4's warps (a block a 32 x 32-float tile, a warp four 128-byte pieces
+//     of four rows) over rows 64 KB + P x 16 bytes apart: the same question for the 2-D copy's
+//     64 KB row pitch.
+//   - fan D: each warp copies four 512-byte pieces D bytes apart, all four loads in flight (the
+//     warps between fill the gaps): how far apart a warp's loads in flight must lie to cost
+//     as several places (D = 512 is one 2 KB run; stripe 4 is D = 4 KB).
 // Median of 15 timed launches after 3 warm-ups, 256 threads a block.
 //
 //   validate-span-probe [--json FILE]      prints the table; --json writes every number
@@ -111,6 +120,47 @@ __global__ void read_scatter(const float4* __restrict__ in, float4* __restrict__
   if (acc == 1234.5f) out[k] = v;
 }
 
+// stripe<4> with the rows PITCH float4s apart (PITCH >= THREADS): each block copies 4 x 256
+// float4s out of 4 x PITCH, the float4s between its rows untouched. PITCH = 256 is stripe<4>.
+template <int PITCH>
+__global__ void stripe_pitch(const float4* __restrict__ in, float4* __restrict__ out) {
+  const size_t base = size_t(blockIdx.x) * (4 * PITCH) + threadIdx.x;
+  float4 v[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) v[c] = in[base + c * PITCH];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) out[base + c * PITCH] = v[c];
+}
+
+// copy2d_float4 (validate/kernels/transpose.cu) over a matrix 4096 float4s wide whose rows lie
+// 4096 + PAD float4s apart: block (x, y) copies the tile of rows 32y .. 32y + 31, float4
+// columns 8x .. 8x + 7, a float4 a thread, eight lanes a row. PAD = 0 is copy2d_float4.
+constexpr int TILE_COLS4 = 4096;
+template <int PAD>
+__global__ void tile_pitch(const float4* __restrict__ in, float4* __restrict__ out) {
+  const int t = threadIdx.x;
+  const size_t row = size_t(blockIdx.y) * 32 + t / 8;
+  const size_t col = size_t(blockIdx.x) * 8 + t % 8;
+  const size_t k = row * (TILE_COLS4 + PAD) + col;
+  out[k] = in[k];
+}
+
+// Each warp copies 4 pieces of 32 float4s (512 bytes), GAP float4s apart (GAP a multiple of 32),
+// all four loads in flight: chunks of 4 x GAP float4s, GAP / 32 warps a chunk, warp j of a chunk
+// taking pieces j x 32 + c x GAP. Every float4 copied once; GAP = 32 is one 2 KB run a warp.
+template <int GAP>
+__global__ void fan(const float4* __restrict__ in, float4* __restrict__ out) {
+  constexpr int WarpsPerChunk = GAP / 32;
+  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const size_t base = (warp / WarpsPerChunk) * (4 * size_t(GAP)) + (warp % WarpsPerChunk) * 32 +
+                      threadIdx.x % 32;
+  float4 v[4];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) v[c] = in[base + c * GAP];
+#pragma unroll
+  for (int c = 0; c < 4; ++c) out[base + c * GAP] = v[c];
+}
+
 struct Row {
   std::string Kind;
   int Trips;    ///< TRIPS (runs), C (stripe) or REGIONS (scatter)
@@ -120,9 +170,10 @@ struct Row {
 
 template <typename K>
 Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out,
-            int ResidentWarps, unsigned Blocks = 0, int RunBytes = 0) {
-  if (Blocks == 0)
-    Blocks = unsigned(N4 / Trips / THREADS);
+            int ResidentWarps, dim3 Blocks = dim3(0), int RunBytes = 0,
+            double CopiedFloat4s = double(N4)) {
+  if (Blocks.x == 0)
+    Blocks = dim3(unsigned(N4 / Trips / THREADS));
   if (RunBytes == 0)
     RunBytes = Trips * 512;
   cudaEvent_t A, B;
@@ -145,8 +196,10 @@ Row measure(const char *Kind, int Trips, K Kernel, const float4 *In, float4 *Out
   CUDA_CHECK(cudaEventDestroy(B));
   std::sort(Times.begin(), Times.end());
   double Ms = Times[Times.size() / 2];
-  // What crosses the bus: 1 GiB read and, but for the read-only rows, 1 GiB written.
-  double Bytes = (std::string(Kind).rfind("read", 0) == 0 ? 1.0 : 2.0) * N4 * sizeof(float4);
+  // What crosses the bus: 1 GiB read (less for the pitch and tile rows, which leave the
+  // float4s between their rows alone) and, but for the read-only rows, as much written.
+  double Bytes =
+      (std::string(Kind).rfind("read", 0) == 0 ? 1.0 : 2.0) * CopiedFloat4s * sizeof(float4);
   return {Kind, Trips, RunBytes, Ms, Bytes / (Ms * 1e-3) / 1e12,
           double(ResidentWarps) * RunBytes / 1e6};
 }
@@ -208,23 +261,58 @@ int main(int argc, char **argv) {
   Rows.push_back(measure("read", 64, read_runs<64>, In, Out, ResidentWarps));
   Rows.push_back(measure("readscat", 16, read_scatter<16>, In, Out, ResidentWarps, Flat, 512));
   Rows.push_back(measure("readscat", 256, read_scatter<256>, In, Out, ResidentWarps, Flat, 512));
+  // "trips" is the pitch in float4s (stripe) or the pad (tile).
+  auto Pitch = [&](int P, auto Kernel) {
+    const size_t Blocks = N4 / (4 * size_t(P));
+    Rows.push_back(measure("pitch", P, Kernel, In, Out, ResidentWarps, dim3(unsigned(Blocks)),
+                           4 * 512, double(Blocks) * 4 * THREADS));
+  };
+  Pitch(256, stripe_pitch<256>);
+  Pitch(264, stripe_pitch<264>);
+  Pitch(288, stripe_pitch<288>);
+  Pitch(320, stripe_pitch<320>);
+  Pitch(384, stripe_pitch<384>);
+  Pitch(512, stripe_pitch<512>);
+  auto Tile = [&](int Pad, auto Kernel) {
+    const size_t Rows32 = N4 / (TILE_COLS4 + size_t(Pad)) / 32; // tile rows that fit
+    Rows.push_back(measure("tile", Pad, Kernel, In, Out, ResidentWarps,
+                           dim3(TILE_COLS4 / 8, unsigned(Rows32)), 512,
+                           double(Rows32) * 32 * TILE_COLS4));
+  };
+  Tile(0, tile_pitch<0>);
+  Tile(8, tile_pitch<8>);
+  Tile(32, tile_pitch<32>);
+  Tile(256, tile_pitch<256>);
+  // "trips" is the gap between a warp's pieces in bytes.
+  auto Fan = [&](int Gap, auto Kernel) {
+    Rows.push_back(measure("fan", Gap * 16, Kernel, In, Out, ResidentWarps,
+                           dim3(unsigned(N4 / 4 / THREADS)), 4 * 512));
+  };
+  Fan(32, fan<32>);
+  Fan(64, fan<64>);
+  Fan(128, fan<128>);
+  Fan(256, fan<256>);
+  Fan(512, fan<512>);
+  Fan(1024, fan<1024>);
+  Fan(4096, fan<4096>);
 
   std::printf("%s, %d SMs; 1 GiB read + 1 GiB written (read rows: read only); trips: TRIPS, "
               "C or REGIONS\n",
               P.name, P.multiProcessorCount);
   std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "reads a warp", "range MB",
               "ms", "TB/s");
-  // Each row against the 1-trip copy, the read rows against the 1-trip read.
-  const double CopyBase = Rows[0].Ms;
+  // Each row against the 1-trip copy, the read rows against the 1-trip read: the time the row
+  // takes a byte (the pitch and tile rows move fewer bytes than the others).
+  const double CopyBase = Rows[0].TBs;
   double ReadBase = 0;
   for (const Row &R : Rows)
     if (R.Kind == "read" && R.Trips == 1)
-      ReadBase = R.Ms;
+      ReadBase = R.TBs;
   for (const Row &R : Rows) {
     const bool Read = R.Kind.rfind("read", 0) == 0;
-    std::printf("%-8s %6d %12d B %9.1f %7.3f %9.3f  (%.3fx the 1-trip %s time)\n",
+    std::printf("%-8s %6d %12d B %9.1f %7.3f %9.3f  (%.3fx the 1-trip %s time a byte)\n",
                 R.Kind.c_str(), R.Trips, R.RunBytes, R.RangeMB, R.Ms, R.TBs,
-                R.Ms / (Read ? ReadBase : CopyBase), Read ? "read" : "copy");
+                (Read ? ReadBase : CopyBase) / R.TBs, Read ? "read" : "copy");
   }
   if (Json) {
     FILE *F = std::fopen(Json, "w");
