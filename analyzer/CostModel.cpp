@@ -112,32 +112,41 @@ bool unrolledWhole(clang::ASTContext *Ctx, const LoopFact &L, double Inner) {
   return T == CompilerTrip::Constant || T == CompilerTrip::NotJudged;
 }
 
-/// How many executions of an access one thread has in flight at once: the
-/// product of the trip counts of the loops around it, innermost outward,
-/// while nvcc unrolls them whole (known trips, at most MaxUnrolledLoads in
-/// all), times the part of the first loop not unrolled whole that ptxas
-/// unrolls (partialUnroll; the grid-stride copy of validate/, `#pragma
-/// unroll 1`, keeps one iteration in flight).
-double loadsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
+/// The loops around an access whose iterations one thread has in flight
+/// together, innermost outward: \p Visit(L, Times) for each loop nvcc
+/// unrolls whole (known trips, at most MaxUnrolledLoads executions in all;
+/// Times its trip count) and then for the first it does not (Times the part
+/// of it ptxas unrolls: partialUnroll; the grid-stride copy of validate/,
+/// `#pragma unroll 1`, keeps one iteration in flight). Returns that first
+/// loop not unrolled whole (null: none): loads in flight together share it.
+template <typename VisitFn>
+const clang::Stmt *walkLoopsInFlight(clang::ASTContext *Ctx,
+                                     const AccessFacts &F, VisitFn Visit) {
   double N = 1;
   for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!unrolledWhole(Ctx, *L, N))
-      return N * partialUnroll(Ctx, *L, N);
+    if (!unrolledWhole(Ctx, *L, N)) {
+      Visit(*L, partialUnroll(Ctx, *L, N));
+      return L->Loop;
+    }
+    Visit(*L, double(*L->Trip));
     N *= double(*L->Trip);
   }
+  return nullptr;
+}
+
+/// How many executions of an access one thread has in flight at once: the
+/// product of walkLoopsInFlight's counts.
+double loadsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
+  double N = 1;
+  walkLoopsInFlight(Ctx, F,
+                    [&](const LoopFact &, double Times) { N *= Times; });
   return N;
 }
 
 /// The innermost loop not unrolled whole (null: none): loads in flight
 /// together share it.
 const clang::Stmt *phaseOf(clang::ASTContext *Ctx, const AccessFacts &F) {
-  double N = 1;
-  for (auto L = F.Loops.rbegin(); L != F.Loops.rend(); ++L) {
-    if (!unrolledWhole(Ctx, *L, N))
-      return L->Loop;
-    N *= double(*L->Trip);
-  }
-  return nullptr;
+  return walkLoopsInFlight(Ctx, F, [](const LoopFact &, double) {});
 }
 
 } // namespace
