@@ -149,6 +149,43 @@ const clang::Stmt *phaseOf(clang::ASTContext *Ctx, const AccessFacts &F) {
   return walkLoopsInFlight(Ctx, F, [](const LoopFact &, double) {});
 }
 
+/// The places apart that one warp's executions of a load in flight
+/// together touch: the lanes' pieces of one execution (their byte offsets,
+/// where constant), repeated at each loop's stride for the iterations in
+/// flight together (walkLoopsInFlight).
+/// A piece starts a new place when RegionGapBytes or more that no lane
+/// touches lie between it and the piece before: a 2-D copy's four rows
+/// 64 KB apart are 4, a striped copy's four float4 runs a block's width
+/// (4 KB) apart are 4; copy_stripe4's four float runs 1 KB apart, or a
+/// 512-thread block's eight bf16 runs 1 KB apart, are one. Lanes a symbolic
+/// distance apart count one place a group; a loop with no constant stride
+/// adds none.
+double regionsInFlight(clang::ASTContext *Ctx, const AccessFacts &F) {
+  std::vector<int64_t> Starts;
+  if (F.LaneOffsets) {
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (F.ActiveMask & (LaneMask(1) << L))
+        Starts.push_back((*F.LaneOffsets)[L]);
+  }
+  if (Starts.empty())
+    Starts.push_back(0);
+  double Groups = F.LaneOffsets ? 1 : std::max(1u, F.LaneGroups);
+  walkLoopsInFlight(Ctx, F, [&](const LoopFact &L, double Times) {
+    if (!L.StrideBytes)
+      return;
+    size_t N = Starts.size();
+    for (int64_t K = 1; K < int64_t(Times) && Starts.size() < 4096; ++K)
+      for (size_t I = 0; I < N; ++I)
+        Starts.push_back(Starts[I] + K * *L.StrideBytes);
+  });
+  std::sort(Starts.begin(), Starts.end());
+  double Places = 1;
+  for (size_t I = 1; I < Starts.size(); ++I)
+    if (Starts[I] - (Starts[I - 1] + F.BytesPerLane) >= H200::RegionGapBytes)
+      ++Places;
+  return Places * Groups;
+}
+
 } // namespace
 
 namespace {
@@ -182,6 +219,9 @@ struct AccessTally {
   std::set<const MemRegion *> SharedArrays;
   std::map<const clang::Stmt *, int64_t> Trips;
   double ReadBytes = 0;
+  /// The DRAM read bytes times the places apart each load's warp touches
+  /// at once (regionsInFlight): over ReadBytes, the loads' mean.
+  double RegionReadBytes = 0;
 };
 
 /// The DRAM bytes of one global access over the launch (\p Requests of
@@ -273,6 +313,7 @@ void countAccess(const AccessFacts &F, const KernelInfo &K, double Warps,
   T.ReadBytes += Bytes;
   clang::ASTContext *Ctx = K.Decl ? &K.Decl->getASTContext() : nullptr;
   T.PhaseBytes[phaseOf(Ctx, F)] += Bytes / Requests * loadsInFlight(Ctx, F);
+  T.RegionReadBytes += Bytes * regionsInFlight(Ctx, F);
 }
 
 /// The static shared memory of a block: the sizes of the shared arrays its
@@ -471,8 +512,11 @@ KernelPrediction predictKernel(const AnalysisResult &R, size_t Kernel,
     P.ReadWriteMix =
         2 * std::min(Reads, std::max(0.0, P.DramBytes - Reads)) / P.DramBytes;
   if (T.ReadBytes > 0 && Warps > 0 && ResidentWarps > 0) {
-    P.ResidentRangeBytes =
-        std::min(T.ReadBytes, ResidentWarps * T.ReadBytes / Warps);
+    // A warp whose loads in flight lie in several places apart spreads the
+    // resident warps' reads as a range that many times wider would.
+    P.RegionsInFlight = T.RegionReadBytes / T.ReadBytes;
+    P.ResidentRangeBytes = std::min(T.ReadBytes, ResidentWarps * T.ReadBytes /
+                                                     Warps * P.RegionsInFlight);
     P.DramRangeFactor =
         1 + H200::RangeSlope * P.ReadWriteMix *
                 std::max(0.0, std::log2(P.ResidentRangeBytes / H200::RangeBase));

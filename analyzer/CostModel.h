@@ -111,6 +111,10 @@ struct H200 {
   /// validate/tools/fit_range_slope.py); the H200's is still to run.
   static constexpr double RangeBase = 64.0 * 132 * 512;
   static constexpr double RangeSlope = 0.0116;
+  /// A warp's loads in flight with this many bytes or more between them
+  /// count as separate places, each widening the range as much as the
+  /// bytes read (regionsInFlight).
+  static constexpr int64_t RegionGapBytes = 2048;
   static constexpr double MaxUnrolledLoads = 128;
   /// Iterations of a long loop (no pragma) that ptxas puts in one body.
   static constexpr int64_t PartialUnroll = 16;
@@ -160,10 +164,14 @@ struct KernelPrediction {
   /// warps an SM holds at once.
   double BytesInFlightPerWarp = 0, ResidentWarpsPerSM = 0;
   /// The range of addresses the resident warps work through: the DRAM bytes
-  /// a warp reads over its life x the warps resident at once (at most the
-  /// launch's); and the factor it costs the DRAM budget (1 up to RangeBase,
-  /// and for a kernel that only reads or only writes).
+  /// a warp reads over its life x the warps resident at once x
+  /// RegionsInFlight (at most the launch's); and the factor it costs the
+  /// DRAM budget (1 up to RangeBase, and for a kernel that only reads or
+  /// only writes).
   double ResidentRangeBytes = 0, DramRangeFactor = 1;
+  /// The places apart a warp's loads in flight touch, the loads' mean
+  /// weighted by their DRAM bytes (1: one run).
+  double RegionsInFlight = 1;
   /// 2 x the smaller of the DRAM bytes read and written over the DRAM bytes:
   /// 1 for a copy, 0 for a kernel that only reads or only writes.
   double ReadWriteMix = 0;

@@ -298,6 +298,7 @@ json predictionJson(const KernelPrediction &P) {
   J["bytes_in_flight_per_warp"] = jsonNumber(P.BytesInFlightPerWarp);
   J["resident_warps_per_sm"] = jsonNumber(P.ResidentWarpsPerSM);
   J["resident_range_bytes"] = jsonNumber(P.ResidentRangeBytes);
+  J["regions_in_flight"] = jsonNumber(P.RegionsInFlight);
   J["dram_range_factor"] = jsonNumber(P.DramRangeFactor);
   J["read_write_mix"] = jsonNumber(P.ReadWriteMix);
   J["block_barrier"] = P.BlockBarrier;

@@ -359,6 +359,11 @@ std::string kernelPredictionLine(const KernelInfo &K, const KernelPrediction &P)
     std::snprintf(B, sizeof B, " at %.3gx for the %.3g MB its resident warps read through",
                   P.DramRangeFactor, P.ResidentRangeBytes / 1e6);
     S += B;
+    if (P.RegionsInFlight > 1) {
+      std::snprintf(B, sizeof B, ", counting each warp's loads in flight in %.3g places apart",
+                    P.RegionsInFlight);
+      S += B;
+    }
   }
   if (P.LatencyTime > 0)
     S += ", latency " + timeText(P.LatencyTime);

@@ -393,6 +393,54 @@ TEST(CostModel, AReadStreamBarelyPaysTheRange) {
                    P.DramBytes / H200::DramBytesPerSecond * Factor);
 }
 
+TEST(CostModel, AWarpsLoadsInFlightInPlacesApartWidenItsRange) {
+  // Four float4 runs a block's width (4 KB) apart: 3.5 KB no lane touches
+  // between a warp's runs, so its four loads in flight lie in 4 places,
+  // and the resident warps' 17.3 MB range (64 warps an SM x 132 x 2 KB)
+  // costs as 4 times that would (copy_stripe4_float4 of validate/).
+  SnippetResult R = runOnCode(
+      "__global__ void stripe(const float4 *__restrict__ in, float4 *__restrict__ out) {\n"
+      "  const int base = blockIdx.x * 1024 + threadIdx.x;\n"
+      "  for (int c = 0; c < 4; ++c) out[base + c * 256] = in[base + c * 256];\n}\n"
+      "void host(const float4 *i, float4 *o) { stripe<<<(1 << 26) / 1024, 256>>>(i, o); }\n");
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_EQ(P.RegionsInFlight, 4);
+  EXPECT_EQ(P.ResidentRangeBytes, 4 * (64.0 * 132 * 2048));
+  EXPECT_DOUBLE_EQ(P.DramRangeFactor,
+                   1 + H200::RangeSlope *
+                           std::log2(P.ResidentRangeBytes / H200::RangeBase));
+  // Float runs 1 KB apart (copy_stripe4): 896 bytes between them, one place;
+  // its range is copy_float4's and costs nothing.
+  SnippetResult Near = runOnCode(
+      "__global__ void stripe(const float *__restrict__ in, float *__restrict__ out) {\n"
+      "  const int base = blockIdx.x * 1024 + threadIdx.x;\n"
+      "  for (int c = 0; c < 4; ++c) out[base + c * 256] = in[base + c * 256];\n}\n"
+      "void host(const float *i, float *o) { stripe<<<(1 << 28) / 1024, 256>>>(i, o); }\n");
+  ASSERT_EQ(Near.Kernels.size(), 1u) << Near.Log;
+  EXPECT_EQ(Near.Kernels[0].Prediction.RegionsInFlight, 1);
+  EXPECT_EQ(Near.Kernels[0].Prediction.DramRangeFactor, 1);
+}
+
+TEST(CostModel, RowsFarApartInOneRequestArePlacesApart) {
+  // copy2d_float4 of validate/: eight lanes a row, a warp's one request
+  // takes four rows 64 KB apart.
+  SnippetResult R = runOnCode(
+      "__global__ void tile(const float4 *__restrict__ in, float4 *__restrict__ out) {\n"
+      "  const int t = threadIdx.y * 32 + threadIdx.x;\n"
+      "  const int row = blockIdx.y * 32 + t / 8;\n"
+      "  const int col = blockIdx.x * 8 + t % 8;\n"
+      "  out[row * 4096 + col] = in[row * 4096 + col];\n}\n"
+      "void host(const float4 *i, float4 *o) {\n"
+      "  tile<<<dim3(512, 512), dim3(32, 8)>>>(i, o);\n}\n");
+  ASSERT_EQ(R.Kernels.size(), 1u) << R.Log;
+  const KernelPrediction &P = R.Kernels[0].Prediction;
+  ASSERT_TRUE(P.Complete);
+  EXPECT_EQ(P.RegionsInFlight, 4);
+  EXPECT_EQ(P.ResidentRangeBytes, 4 * (64.0 * 132 * 512));
+}
+
 TEST(CostModel, BlockedLoadsMissOnceInTheIterationsThatShareASector) {
   // 2-byte loads 32 bytes apart (V = 16): the first of 16 iterations
   // fetches every lane's sector, the other 15 hit (ncu: 93.75% hits).

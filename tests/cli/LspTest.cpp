@@ -340,7 +340,9 @@ TEST(Lsp, HoverOnAKernelNameShowsThePredictedTime) {
   EXPECT_THAT(Card, testing::HasSubstr("**cost model**"));
   EXPECT_THAT(Card, testing::HasSubstr(
                         "kernel 'transpose' <32x8x1>: predicted 299 us on the "
-                        "H200 model, bound by shared (DRAM 126 us"));
+                        "H200 model, bound by shared (DRAM 129 us at 1.02x for the "
+                        "17.3 MB its resident warps read through, counting each warp's "
+                        "loads in flight in 4 places apart, latency 28.5 us"));
   EXPECT_EQ(H["range"]["start"]["line"], 1);
   EXPECT_EQ(H["range"]["start"]["character"], 16);
   EXPECT_EQ(H["range"]["end"]["character"], 25);

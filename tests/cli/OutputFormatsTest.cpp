@@ -270,6 +270,22 @@ TEST(OutputFormats, ExplainSaysWhatTheResidentWarpsRangeCosts) {
   EXPECT_NE(E.Stdout.find(" at 1.05x for the 67.1 MB its resident warps read through, "),
             std::string::npos)
       << E.Stdout;
+  EXPECT_EQ(E.Stdout.find("places apart"), std::string::npos) << E.Stdout;
+  // Four float4 runs a thread, a block's width (4 KB) apart: each warp's
+  // four loads in flight lie in 4 places, its 17.3 MB range counts 4 times.
+  std::string Stripe = Dir / "stripe.cu";
+  ASSERT_TRUE(test::writeFile(
+      Stripe, "__global__ void stripe(const float4 *__restrict__ in, float4 *__restrict__ out) {\n"
+              "  const int base = blockIdx.x * 1024 + threadIdx.x;\n"
+              "  for (int c = 0; c < 4; ++c) out[base + c * 256] = in[base + c * 256];\n}\n"
+              "void host(const float4 *i, float4 *o) { stripe<<<65536, 256>>>(i, o); }\n"));
+  test::ProcessResult S =
+      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", Stripe, "--", "-std=c++17"});
+  ASSERT_TRUE(S.exitedWith(0)) << S.describe() << S.Stderr;
+  EXPECT_NE(S.Stdout.find(" at 1.05x for the 69.2 MB its resident warps read through, counting "
+                          "each warp's loads in flight in 4 places apart"),
+            std::string::npos)
+      << S.Stdout;
 }
 
 TEST(OutputFormats, ChecksSelectRules) {
