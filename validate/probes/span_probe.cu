@@ -296,8 +296,9 @@ int main(int argc, char **argv) {
   Fan(1024, fan<1024>);
   Fan(4096, fan<4096>);
 
-  std::printf("%s, %d SMs; 1 GiB read + 1 GiB written (read rows: read only); trips: TRIPS, "
-              "C or REGIONS\n",
+  std::printf("%s, %d SMs; 1 GiB read + 1 GiB written (read rows: read only; pitch and tile "
+              "rows: less); trips: TRIPS, C, REGIONS, the pitch or pad in float4s, or the gap "
+              "in bytes\n",
               P.name, P.multiProcessorCount);
   std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "reads a warp", "range MB",
               "ms", "TB/s");
