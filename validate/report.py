@@ -68,16 +68,27 @@ def held_out(k):
     return not calibration(k)
 
 
+# What Nsight Compute measured of a kernel (the counters, the per-source-line
+# view): a later run timed without ncu (SKIP_NCU=1) keeps the earlier run's.
+NCU_FIELDS = ("ncu", "source_lines", "source_view")
+
+
 def load_measurements(paths):
     """The newest measurement of each kernel: runs are read in order, a later
     run's kernel replaces an earlier one's (a run of some groups only, FILTER=,
-    adds to the full run before it)."""
+    adds to the full run before it); a later run without counters keeps the
+    counters of the newest run that has them."""
     merged, by_name, per_run = None, {}, {}
     for path in paths:
         m = json.load(open(path))
         rel = os.path.relpath(path, HERE)
         for k in m["kernels"]:
-            by_name[k["name"]] = dict(k, run=rel)
+            new = dict(k, run=rel)
+            old = by_name.get(k["name"])
+            if old and not k.get("ncu") and old.get("ncu"):
+                for f in NCU_FIELDS:
+                    new[f] = old.get(f)
+            by_name[k["name"]] = new
             per_run.setdefault(k["name"], {})[rel] = k["time_ms"]["median"] * 1000
         if merged is None or len(m["kernels"]) >= len(merged["kernels"]):
             merged = dict(m)  # the largest run's GPU, date and clocks head the report
