@@ -108,12 +108,16 @@ struct H200 {
   /// an SM x 132 SMs x 512 bytes a warp), times the kernel's ReadWriteMix: a
   /// read stream alone barely slows (the probe's read rows). Measured on an
   /// H100 (three runs, 0.0126, 0.0112 and 0.0111:
-  /// validate/tools/fit_range_slope.py); the H200's is still to run.
+  /// validate/tools/fit_range_slope.py); the H200 (2026-12-06-h200-span)
+  /// grows at the same 1.1% a doubling after a step of about 3% at the first
+  /// doubling, which the model lacks (docs/cost-model.md).
   static constexpr double RangeBase = 64.0 * 132 * 512;
   static constexpr double RangeSlope = 0.0116;
   /// A warp's loads in flight with this many bytes or more between them
   /// count as separate places, each widening the range as much as the
-  /// bytes read (regionsInFlight).
+  /// bytes read (regionsInFlight). Bounded by calibration kernels to 1-64 KB
+  /// (w1_striped<512,8>, copy2d); the H200's probe: 2-4 KB apart cost, 8 KB
+  /// or more apart do not (docs/cost-model.md).
   static constexpr int64_t RegionGapBytes = 2048;
   static constexpr double MaxUnrolledLoads = 128;
   /// Iterations of a long loop (no pragma) that ptxas puts in one body.
