@@ -25,6 +25,10 @@
 //   - fan D: each warp copies four 512-byte pieces D bytes apart, all four loads in flight (the
 //     warps between fill the gaps): how far apart a warp's loads in flight must lie to cost
 //     as several places (D = 512 is one 2 KB run; stripe 4 is D = 4 KB).
+//   - split D: one float4 load a lane, the warp's four groups of 8 lanes (128 bytes each) D bytes
+//     apart: copy2d_float4's request shape over a 1-D array (D = 128 is copy_float4): whether
+//     pieces far apart cost in one request as the tile rows do, where four requests (fan) do
+//     not.
 // Median of 15 timed launches after 3 warm-ups, 256 threads a block.
 //
 //   validate-span-probe [--json FILE]      prints the table; --json writes every number
@@ -161,6 +165,19 @@ __global__ void fan(const float4* __restrict__ in, float4* __restrict__ out) {
   for (int c = 0; c < 4; ++c) out[base + c * GAP] = v[c];
 }
 
+// copy_float4's one float4 a lane, the warp's four 8-lane groups GAP float4s apart (GAP a
+// multiple of 8): chunks of 4 x GAP float4s, GAP / 8 warps a chunk, warp j of a chunk taking
+// group c at j x 8 + c x GAP. Every float4 copied once; GAP = 8 is copy_float4.
+template <int GAP>
+__global__ void split(const float4* __restrict__ in, float4* __restrict__ out) {
+  constexpr int WarpsPerChunk = GAP / 8;
+  const size_t warp = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  const size_t k = (warp / WarpsPerChunk) * (4 * size_t(GAP)) + (warp % WarpsPerChunk) * 8 +
+                   (lane / 8) * size_t(GAP) + lane % 8;
+  out[k] = in[k];
+}
+
 struct Row {
   std::string Kind;
   int Trips;    ///< TRIPS (runs), C (stripe) or REGIONS (scatter)
@@ -295,10 +312,20 @@ int main(int argc, char **argv) {
   Fan(512, fan<512>);
   Fan(1024, fan<1024>);
   Fan(4096, fan<4096>);
+  // "trips" is the distance between a warp's 8-lane groups in bytes.
+  auto Split = [&](int Gap, auto Kernel) {
+    Rows.push_back(measure("split", Gap * 16, Kernel, In, Out, ResidentWarps, Flat, 512));
+  };
+  Split(8, split<8>);
+  Split(64, split<64>);
+  Split(128, split<128>);
+  Split(256, split<256>);
+  Split(512, split<512>);
+  Split(4096, split<4096>);
 
   std::printf("%s, %d SMs; 1 GiB read + 1 GiB written (read rows: read only; pitch and tile "
               "rows: less); trips: TRIPS, C, REGIONS, the pitch or pad in float4s, or the gap "
-              "in bytes\n",
+              "or distance in bytes\n",
               P.name, P.multiProcessorCount);
   std::printf("%-8s %6s %14s %9s %7s %9s\n", "kind", "trips", "reads a warp", "range MB",
               "ms", "TB/s");
