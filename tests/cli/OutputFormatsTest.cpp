@@ -167,6 +167,14 @@ TEST(OutputFormats, FixPadsAndTheResultLintsClean) {
   EXPECT_TRUE(json::parse(Again.Stdout)["findings"].empty());
 }
 
+/// `--explain` (no colour) on \p Code, written to \p Name in \p Dir.
+test::ProcessResult explainCode(const TempDir &Dir, const std::string &Name,
+                                const std::string &Code) {
+  std::string File = Dir / Name;
+  EXPECT_TRUE(test::writeFile(File, Code)) << File;
+  return runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--", "-std=c++17"});
+}
+
 TEST(OutputFormats, ExplainPrintsTheFactsAtEveryAccess) {
   LintRun R;
   test::ProcessResult P = R.lint({"--explain", "--use-color=false"});
@@ -187,20 +195,17 @@ TEST(OutputFormats, ExplainSaysWhatTheVectorRewriteGives) {
   // An elementwise copy: its one-element-per-thread rewrite priced, with a
   // grid (1 GiB of float) and without one.
   TempDir Dir{"cal-explain"};
-  std::string File = Dir / "copy.cu";
-  ASSERT_TRUE(test::writeFile(
-      File, "__global__ void copy(const float *in, float *out) {\n"
-            "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "  out[k] = in[k];\n}\n"
-            "__global__ void copy_n(const float *in, float *out) {\n"
-            "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "  out[k] = in[k];\n}\n"
-            "void launch(const float *in, float *out, int n) {\n"
-            "  copy<<<1048576, 256>>>(in, out);\n"
-            "  copy_n<<<n / 256, 256>>>(in, out);\n}\n"));
-  test::ProcessResult P =
-      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--",
-                  "-std=c++17"});
+  test::ProcessResult P = explainCode(
+      Dir, "copy.cu",
+      "__global__ void copy(const float *in, float *out) {\n"
+      "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[k] = in[k];\n}\n"
+      "__global__ void copy_n(const float *in, float *out) {\n"
+      "  int k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[k] = in[k];\n}\n"
+      "void launch(const float *in, float *out, int n) {\n"
+      "  copy<<<1048576, 256>>>(in, out);\n"
+      "  copy_n<<<n / 256, 256>>>(in, out);\n}\n");
   ASSERT_TRUE(P.exitedWith(1)) << P.describe() << P.Stderr;
   EXPECT_NE(P.Stdout.find("note: with 16-byte accesses (one-per-thread, 2 "
                           "accesses): the kernel 795.64 -> 521.73 us "
@@ -225,16 +230,14 @@ TEST(OutputFormats, ExplainPrintsTheKernelsPrediction) {
             std::string::npos)
       << P.Stdout;
   TempDir Dir{"cal-explain"};
-  std::string File = Dir / "poly.cu";
-  ASSERT_TRUE(test::writeFile(
-      File, "__global__ void poly(const float *in, float *out) {\n"
-            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "  float x = in[i];\n"
-            "  for (int k = 0; k < 4096; ++k) x = x * 1.0001f + 0.5f;\n"
-            "  out[i] = x;\n}\n"
-            "void host(const float *i, float *o) { poly<<<65536, 256>>>(i, o); }\n"));
-  test::ProcessResult E =
-      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--", "-std=c++17"});
+  test::ProcessResult E = explainCode(
+      Dir, "poly.cu",
+      "__global__ void poly(const float *in, float *out) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  float x = in[i];\n"
+      "  for (int k = 0; k < 4096; ++k) x = x * 1.0001f + 0.5f;\n"
+      "  out[i] = x;\n}\n"
+      "void host(const float *i, float *o) { poly<<<65536, 256>>>(i, o); }\n");
   ASSERT_TRUE(E.exitedWith(0)) << E.describe() << E.Stderr;
   EXPECT_NE(E.Stdout.find("remark: kernel 'poly' <256x1x1>: predicted 2."), std::string::npos)
       << E.Stdout;
@@ -242,7 +245,8 @@ TEST(OutputFormats, ExplainPrintsTheKernelsPrediction) {
       << E.Stdout;
   EXPECT_NE(E.Stdout.find("; 137 GFLOP, 1.02e+03 FLOP per DRAM byte"), std::string::npos)
       << E.Stdout;
-  test::ProcessResult J = runProcess({CAL_TOOL_PATH, "--format=json", File, "--", "-std=c++17"});
+  test::ProcessResult J =
+      runProcess({CAL_TOOL_PATH, "--format=json", Dir / "poly.cu", "--", "-std=c++17"});
   ASSERT_TRUE(J.exitedWith(0)) << J.describe() << J.Stderr;
   json Doc = json::parse(J.Stdout);
   const json &Pred = Doc["kernels"][0]["prediction"];
@@ -257,15 +261,13 @@ TEST(OutputFormats, ExplainSaysWhatTheResidentWarpsRangeCosts) {
   // resident, each reading 8 KB: the whole 67.1 MB, 15.5x copy_float4's
   // range: the DRAM budget at 1 + 0.012 x log2(15.5).
   TempDir Dir{"cal-explain-range"};
-  std::string File = Dir / "gridstride.cu";
-  ASSERT_TRUE(test::writeFile(
-      File, "__global__ void copy(const float *__restrict__ in, float *__restrict__ out) {\n"
-            "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 24);\n"
-            "       i += blockDim.x * gridDim.x)\n"
-            "    out[i] = in[i];\n}\n"
-            "void host(const float *i, float *o) { copy<<<1024, 256>>>(i, o); }\n"));
-  test::ProcessResult E =
-      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", File, "--", "-std=c++17"});
+  test::ProcessResult E = explainCode(
+      Dir, "gridstride.cu",
+      "__global__ void copy(const float *__restrict__ in, float *__restrict__ out) {\n"
+      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 24);\n"
+      "       i += blockDim.x * gridDim.x)\n"
+      "    out[i] = in[i];\n}\n"
+      "void host(const float *i, float *o) { copy<<<1024, 256>>>(i, o); }\n");
   ASSERT_TRUE(E.exitedWith(0)) << E.describe() << E.Stderr; // a note only
   EXPECT_NE(E.Stdout.find(" at 1.05x for the 67.1 MB its resident warps read through, "),
             std::string::npos)
@@ -273,14 +275,12 @@ TEST(OutputFormats, ExplainSaysWhatTheResidentWarpsRangeCosts) {
   EXPECT_EQ(E.Stdout.find("places apart"), std::string::npos) << E.Stdout;
   // Four float4 runs a thread, a block's width (4 KB) apart: each warp's
   // four loads in flight lie in 4 places, its 17.3 MB range counts 4 times.
-  std::string Stripe = Dir / "stripe.cu";
-  ASSERT_TRUE(test::writeFile(
-      Stripe, "__global__ void stripe(const float4 *__restrict__ in, float4 *__restrict__ out) {\n"
-              "  const int base = blockIdx.x * 1024 + threadIdx.x;\n"
-              "  for (int c = 0; c < 4; ++c) out[base + c * 256] = in[base + c * 256];\n}\n"
-              "void host(const float4 *i, float4 *o) { stripe<<<65536, 256>>>(i, o); }\n"));
-  test::ProcessResult S =
-      runProcess({CAL_TOOL_PATH, "--explain", "--use-color=false", Stripe, "--", "-std=c++17"});
+  test::ProcessResult S = explainCode(
+      Dir, "stripe.cu",
+      "__global__ void stripe(const float4 *__restrict__ in, float4 *__restrict__ out) {\n"
+      "  const int base = blockIdx.x * 1024 + threadIdx.x;\n"
+      "  for (int c = 0; c < 4; ++c) out[base + c * 256] = in[base + c * 256];\n}\n"
+      "void host(const float4 *i, float4 *o) { stripe<<<65536, 256>>>(i, o); }\n");
   ASSERT_TRUE(S.exitedWith(0)) << S.describe() << S.Stderr;
   EXPECT_NE(S.Stdout.find(" at 1.05x for the 69.2 MB its resident warps read through, counting "
                           "each warp's loads in flight in 4 places apart"),
